@@ -1,0 +1,50 @@
+# Two commands do everything on a fresh machine: `make run` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+CHROMIUM := /usr/bin/chromium
+HOST ?= 127.0.0.1
+PORT ?= 8000
+SEED ?= 0
+SCALE ?= small
+
+.PHONY: run test lint format bench browser install clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP) browser
+
+# Debian's Chromium when apt is there (Playwright drives it via executable_path);
+# otherwise Playwright's own build.
+browser: $(STAMP)
+	@if [ -x $(CHROMIUM) ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else \
+		$(BIN)/python -m playwright install chromium; \
+	fi
+
+run: install
+	$(BIN)/officegym serve --host $(HOST) --port $(PORT) --seed $(SEED) --scale $(SCALE)
+
+lint: $(STAMP)
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test: install lint
+	$(BIN)/python -m pytest -n auto
+
+bench: install
+	$(BIN)/python bench/world.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

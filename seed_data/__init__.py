@@ -1,0 +1,1 @@
+"""The world: schema, deterministic generator, world store, clock and diff."""

@@ -1,0 +1,77 @@
+"""Opening a world file: SQLite pragmas every connection needs and real transactions.
+
+Python's sqlite3 driver only opens a transaction before a write, so a request's reads could
+straddle a concurrent reset and see two worlds. Engines made here take over BEGIN themselves:
+every unit of work is one SQLite transaction, a consistent snapshot under WAL. Units of work
+that will write use `writer(engine)`, which begins with BEGIN IMMEDIATE so two writers queue
+on the lock instead of failing mid-transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event
+
+BUSY_TIMEOUT_MS = 30_000
+
+
+def configure_connection(conn: sqlite3.Connection) -> None:
+    """Apply the pragmas every world connection uses (foreign keys on, WAL, no fsync)."""
+    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA synchronous=OFF")
+    # REPLACE conflict resolution deletes rows; only with this on do delete triggers (the
+    # change log) see those deletions.
+    conn.execute("PRAGMA recursive_triggers=ON")
+
+
+def file_uri(path: Path | str, *, read_only: bool = False, immutable: bool = False) -> str:
+    """A SQLite URI for `path` (quoted, so odd characters in folder names are safe)."""
+    uri = Path(path).resolve().as_uri()
+    params = [p for p, on in (("mode=ro", read_only), ("immutable=1", immutable)) if on]
+    return uri + ("?" + "&".join(params) if params else "")
+
+
+def connect(path: Path | str, *, read_only: bool = False) -> sqlite3.Connection:
+    """A raw sqlite3 connection in autocommit mode (transactions are explicit BEGIN/COMMIT).
+
+    URI filenames are enabled, so `ATTACH` accepts `file_uri(...)` strings.
+    """
+    conn = sqlite3.connect(
+        file_uri(path, read_only=read_only),
+        uri=True,
+        isolation_level=None,
+        check_same_thread=False,
+        timeout=BUSY_TIMEOUT_MS / 1000,
+    )
+    configure_connection(conn)
+    return conn
+
+
+def make_engine(path: Path | str) -> Engine:
+    """A SQLAlchemy engine on a world file with explicit transactions (see module doc)."""
+    engine = create_engine(
+        f"sqlite:///{Path(path)}",
+        connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
+        pool_size=8,
+        max_overflow=24,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:
+        dbapi_conn.isolation_level = None
+        configure_connection(dbapi_conn)
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn) -> None:
+        mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+    return engine
+
+
+def writer(engine: Engine) -> Engine:
+    """The same engine and pool, beginning each transaction with BEGIN IMMEDIATE."""
+    return engine.execution_options(sqlite_begin="IMMEDIATE")
