@@ -95,7 +95,8 @@ def test_diff_survives_a_json_round_trip_with_binary_values(store, world):
 def test_diff_renders_as_readable_text(store, world):
     conn = connect(store.world_path(world))
     conn.execute(
-        "UPDATE crm_opportunity SET stage = 'Negotiation' WHERE id = 1 AND stage != 'Negotiation'"
+        "UPDATE crm_opportunity SET stage = 'Negotiation' WHERE id = "
+        "(SELECT min(id) FROM crm_opportunity WHERE stage != 'Negotiation')"
     )
     conn.execute("DELETE FROM chat_reaction WHERE id = (SELECT max(id) FROM chat_reaction)")
     conn.close()
