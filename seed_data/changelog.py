@@ -56,6 +56,12 @@ def base_of(conn: sqlite3.Connection, schema: str = "main") -> str | None:
     return row[0] if row else None
 
 
+def logged_tables(conn: sqlite3.Connection, schema: str = "main") -> list[str]:
+    """Tables with at least one logged change, sorted."""
+    rows = conn.execute(f"SELECT DISTINCT tbl FROM {schema}.{CHANGES_TABLE} ORDER BY tbl")
+    return [table for (table,) in rows]
+
+
 def logged(conn: sqlite3.Connection, schema: str = "main") -> dict[str, list[int]]:
     """Primary keys changed since the base, per table, sorted."""
     out: dict[str, list[int]] = {}

@@ -45,6 +45,7 @@ def connect(path: Path | str, *, read_only: bool = False) -> sqlite3.Connection:
         isolation_level=None,
         check_same_thread=False,
         timeout=BUSY_TIMEOUT_MS / 1000,
+        cached_statements=512,
     )
     configure_connection(conn)
     return conn

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .changelog import Snapshot, Value, base_of, logged, world_tables
+from .changelog import CHANGES_TABLE, Snapshot, Value, base_of, logged, world_tables
 from .connect import connect
 
 Row = Mapping[str, Value]
@@ -209,6 +209,22 @@ def read_rows(
         ):
             rows[row[0]] = tuple(row[1:])
     return columns, rows
+
+
+def read_logged(
+    conn: sqlite3.Connection, table: str, schema: str = "main"
+) -> tuple[tuple[str, ...], dict[int, tuple[Value, ...]]]:
+    """Columns and rows of `schema.table` whose keys are in main's change log.
+
+    The statement text depends only on the table, so SQLite's statement cache serves it.
+    """
+    cur = conn.execute(
+        f'SELECT rowid, * FROM {schema}."{table}" '
+        f"WHERE rowid IN (SELECT pk FROM main.{CHANGES_TABLE} WHERE tbl = ?)",
+        (table,),
+    )
+    columns = tuple(d[0] for d in cur.description[1:])
+    return columns, {row[0]: tuple(row[1:]) for row in cur}
 
 
 def _open(path: Path | str) -> sqlite3.Connection:

@@ -28,7 +28,7 @@ from pathlib import Path
 from . import changelog
 from .changelog import CHANGES_TABLE, Snapshot
 from .connect import connect, file_uri
-from .diff import WorldDiff, diff, read_rows, table_diff
+from .diff import WorldDiff, diff, read_logged, table_diff
 from .ids import validate_world_id
 from .schema import SCHEMA_VERSION
 
@@ -220,17 +220,25 @@ class WorldStore:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 conn.execute("PRAGMA defer_foreign_keys=ON")
-                log = changelog.logged(conn)
-                for table, pks in log.items():
-                    _delete(conn, table, pks)
-                for table, pks in log.items():
-                    _insert_from(conn, table, pks, "golden")
-                conn.execute(f"DELETE FROM {CHANGES_TABLE}")
+                tables = changelog.logged_tables(conn)
+                for table in tables:
+                    conn.execute(
+                        f'DELETE FROM main."{table}" WHERE rowid IN '
+                        f"(SELECT pk FROM {CHANGES_TABLE} WHERE tbl = ?)",
+                        (table,),
+                    )
+                for table in tables:
+                    conn.execute(
+                        f'INSERT INTO main."{table}" SELECT * FROM golden."{table}" WHERE rowid IN '
+                        f"(SELECT pk FROM {CHANGES_TABLE} WHERE tbl = ?)",
+                        (table,),
+                    )
+                restored = conn.execute(f"DELETE FROM {CHANGES_TABLE}").rowcount
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
-        return sum(len(p) for p in log.values())
+        return restored
 
     def snapshot(self, world_id: str) -> Snapshot:
         """The world's current state, held as the rows that differ from its golden."""
@@ -241,7 +249,7 @@ class WorldStore:
                 columns: dict[str, tuple[str, ...]] = {}
                 rows: dict[str, dict[int, tuple | None]] = {}
                 for table, pks in changelog.logged(conn).items():
-                    cols, found = read_rows(conn, table, pks)
+                    cols, found = read_logged(conn, table)
                     columns[table] = cols
                     rows[table] = {pk: found.get(pk) for pk in pks}
             finally:
@@ -289,9 +297,9 @@ class WorldStore:
             conn.execute("BEGIN")
             try:
                 tables = {}
-                for table, pks in changelog.logged(conn).items():
-                    columns, old = read_rows(conn, table, pks, "golden")
-                    _, new = read_rows(conn, table, pks)
+                for table in changelog.logged_tables(conn):
+                    columns, old = read_logged(conn, table, "golden")
+                    _, new = read_logged(conn, table)
                     td = table_diff(columns, old, new)
                     if td:
                         tables[table] = td
