@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import importlib.metadata
 import os
 import shutil
 import sqlite3
@@ -57,8 +58,12 @@ class GoldenInfo:
 
 @lru_cache(maxsize=1)
 def world_version() -> str:
-    """A short hash of the schema and generator source: a golden is rebuilt when either changes."""
-    digest = hashlib.sha256(f"schema-{SCHEMA_VERSION}".encode())
+    """A short hash of what decides a world's bytes: schema and generator source, Faker's version
+    and SQLite's. A golden is rebuilt when any of them changes."""
+    faker_version = importlib.metadata.version("faker")
+    digest = hashlib.sha256(
+        f"schema-{SCHEMA_VERSION} faker-{faker_version} sqlite-{sqlite3.sqlite_version}".encode()
+    )
     root = Path(__file__).parent
     for folder in _SOURCE_DIRS:
         for path in sorted((root / folder).rglob("*.py")):
