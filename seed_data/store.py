@@ -221,10 +221,9 @@ class WorldStore:
 
     def reset(self, world_id: str) -> int:
         """Put the world back to its golden state; returns how many rows were restored."""
-        with self._conn(world_id) as conn:
+        with self._conn(world_id) as conn, _bulk_copy(conn):
             conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.execute("PRAGMA defer_foreign_keys=ON")
                 tables = changelog.logged_tables(conn)
                 for table in tables:
                     conn.execute(
@@ -266,14 +265,13 @@ class WorldStore:
         """Put the world in the state `snap` captured (from this world or one of the same base)."""
         with self._conn(world_id) as conn:
             base = changelog.base_of(conn)
-            if base != snap.base:
-                raise WorldStoreError(
-                    f"snapshot of base {snap.base!r} cannot restore world {world_id!r} "
-                    f"of base {base!r}"
-                )
+        if base != snap.base:
+            raise WorldStoreError(
+                f"snapshot of base {snap.base!r} cannot restore world {world_id!r} of base {base!r}"
+            )
+        with self._conn(world_id) as conn, _bulk_copy(conn):
             conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.execute("PRAGMA defer_foreign_keys=ON")
                 current = changelog.logged(conn)
                 for table in sorted(set(current) | set(snap.rows)):
                     held = snap.rows.get(table, {})
@@ -397,6 +395,20 @@ def _insert_from(conn: sqlite3.Connection, table: str, pks: list[int], schema: s
             f'INSERT INTO main."{table}" SELECT * FROM {schema}."{table}" WHERE rowid IN ({marks})',
             chunk,
         )
+
+
+@contextmanager
+def _bulk_copy(conn: sqlite3.Connection) -> Iterator[None]:
+    """Foreign-key checks off for a reset or restore.
+
+    Both end in a state that already held with the checks on (the golden, or a committed
+    snapshot), so checking again row by row only costs time: it halves a reset's cost.
+    """
+    conn.execute("PRAGMA foreign_keys=OFF")
+    try:
+        yield
+    finally:
+        conn.execute("PRAGMA foreign_keys=ON")
 
 
 @contextmanager

@@ -27,7 +27,7 @@ class Property(Base):
     star_rating: Mapped[int | None] = mapped_column()
     guest_rating: Mapped[float | None] = mapped_column()
     amenities: Mapped[str] = mapped_column(Text, default="")
-    office_id: Mapped[int | None] = mapped_column(ForeignKey("people_office.id"))
+    office_id: Mapped[int | None] = mapped_column(ForeignKey("people_office.id"), index=True)
     is_preferred: Mapped[bool] = mapped_column(default=False)
 
 
@@ -85,14 +85,14 @@ class Reservation(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     resource_id: Mapped[int] = mapped_column(ForeignKey("booking_resource.id"), index=True)
     guest_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
-    booked_by_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"))
+    booked_by_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
     start_at: Mapped[datetime] = mapped_column()
     end_at: Mapped[datetime] = mapped_column()
     status: Mapped[str] = mapped_column(String(20))
     purpose: Mapped[str] = mapped_column(String(200))
     total_cost: Mapped[int] = mapped_column(default=0)
-    account_id: Mapped[int | None] = mapped_column(ForeignKey("crm_account.id"))
-    opportunity_id: Mapped[int | None] = mapped_column(ForeignKey("crm_opportunity.id"))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("crm_account.id"), index=True)
+    opportunity_id: Mapped[int | None] = mapped_column(ForeignKey("crm_opportunity.id"), index=True)
     created_at: Mapped[datetime] = mapped_column()
     cancelled_at: Mapped[datetime | None] = mapped_column()
 

@@ -21,7 +21,7 @@ class Channel(Base):
     is_private: Mapped[bool] = mapped_column(default=False)
     topic: Mapped[str] = mapped_column(String(250), default="")
     description: Mapped[str] = mapped_column(Text, default="")
-    created_by_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"))
+    created_by_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
     created_at: Mapped[datetime] = mapped_column()
     archived_at: Mapped[datetime | None] = mapped_column()
 
@@ -60,7 +60,7 @@ class Reaction(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[int] = mapped_column(ForeignKey("chat_message.id"))
-    employee_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"))
+    employee_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
     emoji: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column()
 
@@ -80,7 +80,7 @@ class Pin(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[int] = mapped_column(ForeignKey("chat_message.id"), unique=True)
     channel_id: Mapped[int] = mapped_column(ForeignKey("chat_channel.id"), index=True)
-    pinned_by_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"))
+    pinned_by_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
     pinned_at: Mapped[datetime] = mapped_column()
 
 
@@ -90,7 +90,7 @@ class SavedItem(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[int] = mapped_column(ForeignKey("chat_message.id"))
-    employee_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"))
+    employee_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
     saved_at: Mapped[datetime] = mapped_column()
 
 
@@ -105,5 +105,5 @@ class Attachment(Base):
     content_type: Mapped[str] = mapped_column(String(100))
     size: Mapped[int] = mapped_column()
     data: Mapped[bytes] = mapped_column(LargeBinary)
-    uploaded_by_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"))
+    uploaded_by_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
     created_at: Mapped[datetime] = mapped_column()

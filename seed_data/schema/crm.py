@@ -38,7 +38,7 @@ class Account(Base):
     billing_country: Mapped[str | None] = mapped_column(String(80))
     employee_count: Mapped[int | None] = mapped_column()
     annual_revenue: Mapped[int | None] = mapped_column()
-    parent_account_id: Mapped[int | None] = mapped_column(ForeignKey("crm_account.id"))
+    parent_account_id: Mapped[int | None] = mapped_column(ForeignKey("crm_account.id"), index=True)
     owner_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
     created_at: Mapped[datetime] = mapped_column()
     updated_at: Mapped[datetime] = mapped_column()
@@ -68,7 +68,7 @@ class Opportunity(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200), index=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("crm_account.id"), index=True)
-    primary_contact_id: Mapped[int | None] = mapped_column(ForeignKey("crm_contact.id"))
+    primary_contact_id: Mapped[int | None] = mapped_column(ForeignKey("crm_contact.id"), index=True)
     owner_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
     stage: Mapped[str] = mapped_column(String(32))
     amount: Mapped[int | None] = mapped_column()
@@ -93,9 +93,15 @@ class Lead(Base):
     status: Mapped[str] = mapped_column(String(20))
     source: Mapped[str | None] = mapped_column(String(40))
     owner_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
-    converted_account_id: Mapped[int | None] = mapped_column(ForeignKey("crm_account.id"))
-    converted_contact_id: Mapped[int | None] = mapped_column(ForeignKey("crm_contact.id"))
-    converted_opportunity_id: Mapped[int | None] = mapped_column(ForeignKey("crm_opportunity.id"))
+    converted_account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("crm_account.id"), index=True
+    )
+    converted_contact_id: Mapped[int | None] = mapped_column(
+        ForeignKey("crm_contact.id"), index=True
+    )
+    converted_opportunity_id: Mapped[int | None] = mapped_column(
+        ForeignKey("crm_opportunity.id"), index=True
+    )
     created_at: Mapped[datetime] = mapped_column()
     updated_at: Mapped[datetime] = mapped_column()
 
@@ -114,8 +120,8 @@ class Activity(Base):
     due_date: Mapped[date | None] = mapped_column()
     owner_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
     account_id: Mapped[int | None] = mapped_column(ForeignKey("crm_account.id"), index=True)
-    contact_id: Mapped[int | None] = mapped_column(ForeignKey("crm_contact.id"))
-    opportunity_id: Mapped[int | None] = mapped_column(ForeignKey("crm_opportunity.id"))
+    contact_id: Mapped[int | None] = mapped_column(ForeignKey("crm_contact.id"), index=True)
+    opportunity_id: Mapped[int | None] = mapped_column(ForeignKey("crm_opportunity.id"), index=True)
     created_at: Mapped[datetime] = mapped_column()
     completed_at: Mapped[datetime | None] = mapped_column()
 
@@ -126,8 +132,8 @@ class Note(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     title: Mapped[str] = mapped_column(String(200))
     body: Mapped[str] = mapped_column(Text)
-    author_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"))
+    author_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
     account_id: Mapped[int | None] = mapped_column(ForeignKey("crm_account.id"), index=True)
-    contact_id: Mapped[int | None] = mapped_column(ForeignKey("crm_contact.id"))
-    opportunity_id: Mapped[int | None] = mapped_column(ForeignKey("crm_opportunity.id"))
+    contact_id: Mapped[int | None] = mapped_column(ForeignKey("crm_contact.id"), index=True)
+    opportunity_id: Mapped[int | None] = mapped_column(ForeignKey("crm_opportunity.id"), index=True)
     created_at: Mapped[datetime] = mapped_column()
