@@ -19,13 +19,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from rich.console import Console
+from rich.table import Table
+
 from officegym.seed_data import store as store_module
 from officegym.seed_data.churn import random_writes
 from officegym.seed_data.connect import connect
 from officegym.seed_data.generate import build_world
 from officegym.seed_data.store import WorldStore
-from rich.console import Console
-from rich.table import Table
 
 # (operation, scale) -> target p50 in ms, from the foundation issue.
 TARGETS = {

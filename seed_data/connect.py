@@ -51,14 +51,25 @@ def connect(path: Path | str, *, read_only: bool = False) -> sqlite3.Connection:
     return conn
 
 
-def make_engine(path: Path | str) -> Engine:
-    """A SQLAlchemy engine on a world file with explicit transactions (see module doc)."""
+def make_engine(path: Path | str, *, create: bool = True) -> Engine:
+    """A SQLAlchemy engine on a world file with explicit transactions (see module doc).
+
+    With `create=False` a connection fails instead of creating the file if it is missing
+    (a world dropped while the engine is cached must not come back as an empty file).
+    """
     engine = create_engine(
         f"sqlite:///{Path(path)}",
         connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
         pool_size=8,
         max_overflow=24,
     )
+    if not create:
+        existing_only = file_uri(path) + "?mode=rw"
+
+        @event.listens_for(engine, "do_connect")
+        def _no_create(_dialect, _record, cargs: list, cparams: dict) -> None:
+            cargs[:] = [existing_only]
+            cparams["uri"] = True
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:

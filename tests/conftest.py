@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+
 from officegym.seed_data.store import WorldStore
 
 _ids = itertools.count()

@@ -23,14 +23,16 @@ from flask import (
     session,
     url_for,
 )
-from officegym.seed_data.passwords import DEMO_PASSWORD, check_password
-from officegym.seed_data.schema import Employee
-from officegym.seed_data.store import WorldNotFound, WorldStore
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from officegym.seed_data.connect import make_engine
+from officegym.seed_data.passwords import DEMO_PASSWORD, check_password
+from officegym.seed_data.schema import Employee
+from officegym.seed_data.store import WorldNotFound, WorldStore
+
 from .errors import wants_json
-from .world import SAFE_METHODS, get_db, open_world_engine, world_id
+from .world import SAFE_METHODS, get_db, world_id
 
 bp = Blueprint("auth", __name__)
 
@@ -126,7 +128,7 @@ def login_hint(store: WorldStore, world: str) -> str:
     """One line for a terminal: how a person signs in to `world` (for `officegym serve`)."""
     if not store.exists(world):
         raise WorldNotFound(f"no world {world!r} in {store.worlds_dir}")
-    engine = open_world_engine(store.world_path(world))
+    engine = make_engine(store.world_path(world), create=False)
     try:
         with Session(engine) as db, db.begin():
             example = "".join(f", e.g. {p.email} ({p.title})" for p in example_accounts(db, 1))

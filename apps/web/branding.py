@@ -7,8 +7,9 @@ import re
 from dataclasses import dataclass
 
 from flask import g
-from officegym.seed_data.schema import WorldMeta
 from sqlalchemy import select
+
+from officegym.seed_data.schema import WorldMeta
 
 from .world import get_db, world_id
 

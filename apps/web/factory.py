@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Flask, Response, g
 from flask_wtf.csrf import CSRFProtect
+
 from officegym.seed_data.ids import DEFAULT_WORLD
 from officegym.seed_data.store import WorldStore
 

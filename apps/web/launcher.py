@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Blueprint, Flask, current_app, render_template
 from markupsafe import Markup
+
 from officegym.seed_data.clock import now
 from officegym.seed_data.schema import Employee, Office, Team
 

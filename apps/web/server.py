@@ -14,10 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
-from officegym.seed_data.ids import DEFAULT_WORLD
-from officegym.seed_data.store import WorldStore
 from waitress import wasyncore
 from waitress.server import create_server
+
+from officegym.seed_data.ids import DEFAULT_WORLD
+from officegym.seed_data.store import WorldStore
 
 from .factory import create_app
 from .world import engines

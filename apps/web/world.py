@@ -16,15 +16,15 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import Path
 
 from flask import Flask, Response, current_app, g, request
-from officegym.seed_data.connect import file_uri, make_engine, writer
-from officegym.seed_data.ids import InvalidWorldId, validate_world_id
-from officegym.seed_data.store import WorldStore
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import NotFound
+
+from officegym.seed_data.connect import make_engine, writer
+from officegym.seed_data.ids import InvalidWorldId, validate_world_id
+from officegym.seed_data.store import WorldStore
 
 WORLD_HEADER = "X-OfficeGym-World"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -84,7 +84,7 @@ class WorldEngines:
                 return bound.engine
             if bound is not None:
                 stale = bound.engine
-            bound = _Bound(open_world_engine(path), key)
+            bound = _Bound(make_engine(path, create=False), key)
             self._engines[world_id] = bound
             self._engines.move_to_end(world_id)
             while len(self._engines) > self.max_engines:
@@ -110,19 +110,6 @@ class WorldEngines:
             engines, self._engines = list(self._engines.values()), OrderedDict()
         for bound in engines:
             bound.engine.dispose()
-
-
-def open_world_engine(path: Path) -> Engine:
-    """`make_engine(path)`, but a connection never creates the file if it has gone missing."""
-    engine = make_engine(path)
-    uri = file_uri(path) + "?mode=rw"
-
-    @event.listens_for(engine, "do_connect")
-    def _no_create(_dialect, _record, cargs: list, cparams: dict) -> None:
-        cargs[:] = [uri]
-        cparams["uri"] = True
-
-    return engine
 
 
 def init_app(app: Flask, store: WorldStore, default_world: str, max_engines: int = 32) -> None:
@@ -200,6 +187,5 @@ __all__ = [
     "engines",
     "get_db",
     "init_app",
-    "open_world_engine",
     "world_id",
 ]

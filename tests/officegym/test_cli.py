@@ -8,9 +8,9 @@ import subprocess
 import sys
 
 from click.testing import CliRunner
-from officegym.seed_data.store import WorldStore
 
 from officegym.cli import main
+from officegym.seed_data.store import WorldStore
 
 
 def run_seed(home, *extra) -> str:

@@ -7,9 +7,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
+
 from officegym.seed_data import clock
 from officegym.seed_data.connect import make_engine, writer
-from sqlalchemy import text
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,10 +8,10 @@ import sqlite3
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from officegym.seed_data.churn import random_writes
 from officegym.seed_data.connect import connect
 from officegym.seed_data.diff import WorldDiff, diff
-
 from tests.conftest import dump
 
 PROPERTY = settings(

@@ -16,6 +16,7 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
+
 from officegym.seed_data.generate import build_world
 from officegym.seed_data.passwords import DEMO_PASSWORD, check_password
 from officegym.seed_data.schema import SCHEMA_VERSION

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from officegym.seed_data.ids import InvalidWorldId, validate_world_id
 
 

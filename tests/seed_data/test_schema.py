@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from officegym.seed_data.schema import Base
 from sqlalchemy import Integer
+
+from officegym.seed_data.schema import Base
 
 DOMAINS = ("people_", "chat_", "crm_", "sheets_", "booking_", "world_")
 

@@ -9,13 +9,13 @@ import threading
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import text
+
 from officegym.seed_data import store as store_module
 from officegym.seed_data.churn import random_writes
 from officegym.seed_data.connect import connect, make_engine, writer
 from officegym.seed_data.ids import InvalidWorldId
 from officegym.seed_data.store import WorldExists, WorldNotFound, WorldStore, WorldStoreError
-from sqlalchemy import text
-
 from tests.conftest import dump, new_world_id
 
 PROPERTY = settings(

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from officegym.apps.web import WORLD_HEADER, create_app, start_background_server
 from officegym.seed_data.passwords import DEMO_PASSWORD
 from officegym.seed_data.store import WorldStore

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from officegym.apps.web import WORLD_HEADER
 from officegym.apps.web.auth import safe_next
 

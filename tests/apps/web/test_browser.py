@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from officegym.apps.web import WORLD_HEADER
 
 from .conftest import WORLD_A, WORLD_B

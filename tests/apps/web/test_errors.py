@@ -6,6 +6,7 @@ import logging
 
 import pytest
 from flask import abort
+
 from officegym.apps.web import create_app
 
 STATUSES = [400, 401, 403, 404, 405, 409, 422, 500]

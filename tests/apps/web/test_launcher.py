@@ -6,6 +6,7 @@ import re
 
 import pytest
 from flask import Blueprint
+
 from officegym.apps.web import AppEntry, create_app, register_app
 from officegym.apps.web.auth import login_hint
 from officegym.apps.web.branding import initials, mark_color

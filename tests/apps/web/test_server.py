@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from http.cookiejar import CookieJar
 
 import pytest
+
 from officegym.apps.web import WORLD_HEADER, start_background_server
 
 from .conftest import WORLD_A, WORLD_B, home_listing, raw_get

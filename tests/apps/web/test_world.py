@@ -9,10 +9,11 @@ import sqlite3
 
 import pytest
 from flask import abort
+from sqlalchemy import select, update
+
 from officegym.apps.web import WORLD_HEADER, create_app, get_db
 from officegym.apps.web.world import engines
 from officegym.seed_data.schema import Employee
-from sqlalchemy import select, update
 
 from .conftest import WORLD_A, WORLD_B, csrf_token, home_listing, new_world_id
 
