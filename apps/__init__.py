@@ -1,0 +1,1 @@
+"""The clones of enterprise software, served by one WSGI application (`apps.web`)."""

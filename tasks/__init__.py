@@ -1,0 +1,1 @@
+"""Task templates: goals sampled from a world, oracle solutions and state-diff verifiers."""

@@ -265,3 +265,9 @@ def test_readers_during_resets_see_the_old_or_the_new_world_never_a_mix(store, w
         engine.dispose()
     assert errors == []
     assert seen <= {0, total}
+
+
+def test_generate_world_returns_the_cached_golden(store):
+    from officegym.seed_data import generate_world
+
+    assert generate_world(0, "tiny", home=store.home) == store.golden(0, "tiny")
