@@ -116,7 +116,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="Also write the raw figures here.")
     args = parser.parse_args()
 
-    console = Console()
+    console = Console(width=120)
     table = Table(
         "operation",
         "scale",
