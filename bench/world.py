@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import tempfile
 import time
@@ -23,8 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from officegym.seed_data import store as store_module
-from officegym.seed_data.churn import random_writes
-from officegym.seed_data.connect import connect
+from officegym.seed_data.churn import churn
 from officegym.seed_data.generate import build_world
 from officegym.seed_data.store import WorldStore
 
@@ -54,14 +52,6 @@ def timed_value(fn: Callable[[], object]) -> tuple[float, object]:
     return (time.perf_counter() - started) * 1000, value
 
 
-def churn(store: WorldStore, world_id: str, seed: int, writes: int) -> None:
-    conn = connect(store.world_path(world_id))
-    try:
-        random_writes(conn, random.Random(seed), writes)
-    finally:
-        conn.close()
-
-
 def bench_scale(scale: str, runs: int, gen_runs: int, writes: int, home: Path) -> dict:
     store = WorldStore(home / scale)
     results: dict[str, list[float]] = {}
@@ -89,11 +79,11 @@ def bench_scale(scale: str, runs: int, gen_runs: int, writes: int, home: Path) -
     store.create("main", 0, scale)
     reset, diffs, snaps, restores, forks = [], [], [], [], []
     for i in range(runs):
-        churn(store, "main", i, writes)
+        churn(store.world_path("main"), i, writes)
         diffs.append(timed(lambda: store.diff("main")))
         took, snap = timed_value(lambda: store.snapshot("main"))
         snaps.append(took)
-        churn(store, "main", 10_000 + i, writes)
+        churn(store.world_path("main"), 10_000 + i, writes)
         restores.append(timed(lambda snap=snap: store.restore("main", snap)))
         forks.append(timed(lambda i=i: store.fork("main", f"f{i}")))
         store.drop(f"f{i}")

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from pathlib import Path
 
 from .changelog import world_tables
+from .connect import connect
 
 
 def _columns(conn: sqlite3.Connection, table: str) -> tuple[list[tuple[str, str]], set[str]]:
@@ -87,3 +89,12 @@ def random_writes(
             continue
         done.append((op, table, target))
     return done
+
+
+def churn(path: Path | str, seed: int, count: int) -> list[tuple[str, str, int]]:
+    """`random_writes` on the world file at `path` with `random.Random(seed)`."""
+    conn = connect(path)
+    try:
+        return random_writes(conn, random.Random(seed), count)
+    finally:
+        conn.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import sqlite3
 import threading
 
@@ -12,7 +11,7 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 from officegym.seed_data import store as store_module
-from officegym.seed_data.churn import random_writes
+from officegym.seed_data.churn import churn
 from officegym.seed_data.connect import connect, make_engine, writer
 from officegym.seed_data.ids import InvalidWorldId
 from officegym.seed_data.store import WorldExists, WorldNotFound, WorldStore, WorldStoreError
@@ -24,11 +23,7 @@ PROPERTY = settings(
 
 
 def write(store: WorldStore, world_id: str, seed: int, count: int) -> None:
-    conn = connect(store.world_path(world_id))
-    try:
-        random_writes(conn, random.Random(seed), count)
-    finally:
-        conn.close()
+    churn(store.world_path(world_id), seed, count)
 
 
 def test_golden_is_built_once_and_then_served_from_cache(store, monkeypatch):
