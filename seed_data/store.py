@@ -35,6 +35,7 @@ from .schema import SCHEMA_VERSION
 
 SCALES = ("tiny", "small", "large")
 _SOURCE_DIRS = ("schema", "generate")
+_SOURCE_FILES = ("search_index.py",)
 
 
 class WorldStoreError(RuntimeError):
@@ -58,17 +59,17 @@ class GoldenInfo:
 
 @lru_cache(maxsize=1)
 def world_version() -> str:
-    """A short hash of what decides a world's bytes: schema and generator source, Faker's version
-    and SQLite's. A golden is rebuilt when any of them changes."""
+    """A short hash of what decides a world's bytes: schema, generator and search-index source,
+    Faker's version and SQLite's. A golden is rebuilt when any of them changes."""
     faker_version = importlib.metadata.version("faker")
     digest = hashlib.sha256(
         f"schema-{SCHEMA_VERSION} faker-{faker_version} sqlite-{sqlite3.sqlite_version}".encode()
     )
     root = Path(__file__).parent
-    for folder in _SOURCE_DIRS:
-        for path in sorted((root / folder).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
+    sources = [p for folder in _SOURCE_DIRS for p in sorted((root / folder).rglob("*.py"))]
+    for path in sources + [root / name for name in _SOURCE_FILES]:
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
     return f"v{SCHEMA_VERSION}-{digest.hexdigest()[:10]}"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .. import search_index
 from ..schema import SCHEMA_VERSION
 from . import booking, chat, crm, mess, people, sheets
 from .company import choose_company
@@ -50,4 +51,4 @@ def build_world(seed: int, scale: str, path: Path) -> dict[str, int]:
         timezone=world.get("people_office", 1)["timezone"],
         currency="USD",
     )
-    return write_world(world, path)
+    return write_world(world, path, finish=search_index.install)

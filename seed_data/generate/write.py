@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +22,15 @@ def _complete(table: Table, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**fills, **row} for row in rows]
 
 
-def write_world(world: World, path: Path) -> dict[str, int]:
+def write_world(
+    world: World, path: Path, finish: Callable[[Any], None] | None = None
+) -> dict[str, int]:
     """Create `path` (must not exist), create all tables and insert the world's rows.
 
     The tables are exactly those `Base.metadata.create_all` would make. Returns the row count of
     every table, sorted by table name. The file is left in rollback-journal mode and VACUUMed, so
-    equal worlds give byte-identical files.
+    equal worlds give byte-identical files. `finish`, if given, gets the raw sqlite3 connection
+    inside the writing transaction after the data and indexes (e.g. to add a search index).
     """
     if path.exists():
         raise FileExistsError(f"world file already exists: {path}")
@@ -57,6 +61,8 @@ def write_world(world: World, path: Path) -> dict[str, int]:
             for table in Base.metadata.sorted_tables:
                 for index in sorted(table.indexes, key=lambda ix: str(ix.name)):
                     conn.execute(CreateIndex(index))
+            if finish is not None:
+                finish(conn.connection.driver_connection)
         with engine.connect() as conn:
             conn.execute(text("PRAGMA journal_mode=DELETE"))
             conn.execute(text("VACUUM"))

@@ -52,6 +52,8 @@ class Message(Base):
     edited_at: Mapped[datetime | None] = mapped_column()
     thread_parent_id: Mapped[int | None] = mapped_column(ForeignKey("chat_message.id"), index=True)
     also_in_channel: Mapped[bool] = mapped_column(default=False)
+    # Set when a thread parent with replies is deleted: it stays as a tombstone.
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class Reaction(Base):

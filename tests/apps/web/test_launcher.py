@@ -26,7 +26,9 @@ def test_launcher_greets_the_user_with_company_and_card(client, facts_a):
     assert facts_a.member.email in html
 
 
-def test_launcher_without_apps_shows_an_empty_state(client, facts_a):
+def test_launcher_without_apps_shows_an_empty_state(web_store, facts_a):
+    client = create_app({"WORLD_STORE": web_store, "SECRET_KEY": "web-tests", "APPS": ()})
+    client = client.test_client()
     login(client, facts_a.ceo.email)
     html = client.get("/").get_data(as_text=True)
     assert "No apps yet" in html

@@ -39,6 +39,14 @@ def test_requests_during_resets_see_the_old_or_the_new_world_never_an_error_or_a
     pages: list[tuple[int, bool, bool]] = []
     errors: list[BaseException] = []
     stop = threading.Event()
+    served = threading.Condition()
+
+    def wait_for_pages(count: int) -> None:
+        """Let readers fetch `count` more pages (bounded) so each state is seen under load."""
+        with served:
+            target = len(pages) + count
+            served.wait_for(lambda: len(pages) >= target or bool(errors), timeout=10)
+
     try:
         openers = [signed_in_opener(server.url, scratch_world, person.email) for _ in range(3)]
 
@@ -47,9 +55,13 @@ def test_requests_during_resets_see_the_old_or_the_new_world_never_an_error_or_a
                 while not stop.is_set():
                     response = opener.open(server.url, timeout=10)
                     body = response.read().decode()
-                    pages.append((response.status, MARK_COMPANY in body, MARK_TITLE in body))
+                    with served:
+                        pages.append((response.status, MARK_COMPANY in body, MARK_TITLE in body))
+                        served.notify_all()
             except BaseException as exc:
-                errors.append(exc)
+                with served:
+                    errors.append(exc)
+                    served.notify_all()
 
         readers = [threading.Thread(target=read, args=(o,)) for o in openers]
         for r in readers:
@@ -63,7 +75,9 @@ def test_requests_during_resets_see_the_old_or_the_new_world_never_an_error_or_a
                     "UPDATE people_employee SET title = ? WHERE id = ?", (MARK_TITLE, person.id)
                 )
                 conn.execute("COMMIT")
+                wait_for_pages(2)
                 web_store.reset(scratch_world)
+                wait_for_pages(2)
         finally:
             conn.close()
             stop.set()

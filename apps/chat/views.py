@@ -1,0 +1,778 @@
+"""Chat's pages: server-rendered HTML over `service.py`, every action a plain form or link.
+
+Reads render a page with the sidebar; writes are POSTs that redirect on success (PRG) and
+re-render the form with the service's message and a 4xx on bad input (the kit then rolls the
+transaction back, so nothing is written). JavaScript (chat.js) only enhances: Enter to send,
+autocomplete, the emoji picker and menus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from flask import (
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+from sqlalchemy import func, select
+from werkzeug.datastructures import FileStorage
+
+from officegym.apps.web import current_user, get_db, login_required
+from officegym.apps.web.auth import safe_next
+from officegym.seed_data.clock import now as world_now
+from officegym.seed_data.schema import Employee
+from officegym.seed_data.schema.chat import Pin
+
+from . import bp, service
+from .markdown import emoji_char
+
+PAGE_SIZE = 50
+QUICK_REACTIONS = ("thumbsup", "white_check_mark", "eyes", "tada", "heart", "joy", "pray", "fire")
+PICKER_REACTIONS = service.REACTION_EMOJI
+STATUS_CHOICES = (
+    ("", "No emoji"),
+    ("spiral_calendar", "In a meeting"),
+    ("car", "Commuting"),
+    ("thermometer", "Out sick"),
+    ("palm_tree", "Vacationing"),
+    ("house", "Working remotely"),
+    ("headphones", "Focusing"),
+    ("airplane", "Travelling"),
+)
+_GROUP_MINUTES = 5
+_HTTP_STATUS = {
+    service.ValidationError: 422,
+    service.Conflict: 409,
+    service.Forbidden: 403,
+    service.NotFound: 404,
+}
+
+
+# -- shared pieces -------------------------------------------------------------------------
+
+
+@bp.app_template_filter("emoji")
+def emoji_filter(name: str) -> str:
+    """A Slack short name as its emoji (`thumbsup` -> the glyph); unknown names as `:name:`."""
+    return emoji_char(name) or f":{name}:"
+
+
+@bp.app_template_filter("chat_time")
+def chat_time(value: datetime) -> str:
+    """A stored time as the viewer's wall-clock time, like "3:05 PM"."""
+    return service.to_local(value, _viewer_tz()).strftime("%I:%M %p").lstrip("0")
+
+
+@bp.app_template_filter("chat_datetime")
+def chat_datetime(value: datetime) -> str:
+    """The full date and time in the viewer's timezone, for hover titles."""
+    local = service.to_local(value, _viewer_tz())
+    return f"{local:%A, %B} {local.day}, {local:%Y} at " + local.strftime("%I:%M %p").lstrip("0")
+
+
+@bp.app_template_filter("filesize")
+def filesize(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.0f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+def _viewer_tz() -> str | None:
+    user = current_user()
+    return user.timezone if user is not None else None
+
+
+def _day_label(value: datetime, today: datetime) -> str:
+    local = service.to_local(value, _viewer_tz()).date()
+    if local == today.date():
+        return "Today"
+    if local == (today - timedelta(days=1)).date():
+        return "Yesterday"
+    label = f"{local:%A, %B} {local.day}"
+    return label if local.year == today.year else f"{label}, {local.year}"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the message list: a day separator (`day`) or a message (`message`)."""
+
+    day: str | None = None
+    message: service.MessageView | None = None
+    compact: bool = False
+
+
+def message_rows(messages: list[service.MessageView]) -> list[Row]:
+    """Messages with day separators in the viewer's timezone; consecutive posts by one author
+    within a few minutes are drawn compact (no avatar or name), as Slack does."""
+    if not messages:
+        return []
+    today = service.to_local(world_now(get_db()), _viewer_tz())
+    rows: list[Row] = []
+    last_day = None
+    previous: service.MessageView | None = None
+    for message in messages:
+        day = _day_label(message.created_at, today)
+        if day != last_day:
+            rows.append(Row(day=day))
+            last_day, previous = day, None
+        compact = (
+            previous is not None
+            and previous.author.id == message.author.id
+            and not previous.deleted
+            and not message.deleted
+            and previous.reply_count == 0
+            and message.created_at - previous.created_at <= timedelta(minutes=_GROUP_MINUTES)
+        )
+        rows.append(Row(message=message, compact=compact))
+        previous = message
+    return rows
+
+
+def _actor() -> Employee:
+    return current_user()
+
+
+def _call(function: Callable, *args: Any, **kwargs: Any) -> Any:
+    """Call a service function; NotFound/Forbidden/Conflict end the request with the error page."""
+    try:
+        return function(get_db(), _actor(), *args, **kwargs)
+    except service.ChatError as error:
+        abort(_HTTP_STATUS.get(type(error), 400), error.message)
+
+
+def _back(default: str) -> Response:
+    """Redirect to the form's `next` (a path on this site), else `default`."""
+    return redirect(safe_next(request.form.get("next")) or default)
+
+
+def _shell(**context: Any) -> dict[str, Any]:
+    """The context every chat page shares: the sidebar and the viewer's status."""
+    db = get_db()
+    user = _actor()
+    context.setdefault("active_channel_id", None)
+    context.setdefault("active_page", None)
+    return {
+        "sidebar": service.sidebar(db, user),
+        "me": user,
+        "quick_reactions": QUICK_REACTIONS,
+        "picker_reactions": PICKER_REACTIONS,
+        "max_message_chars": service.MAX_MESSAGE_CHARS,
+        # Message links are built from this prefix: url_for() per link costs a page 10 ms.
+        "chat_root": url_for("chat.index"),
+        **context,
+    }
+
+
+def _render(template: str, status: int = 200, **context: Any):
+    return render_template(template, **_shell(**context)), status
+
+
+def _int_arg(name: str) -> int | None:
+    value = request.args.get(name, "")
+    return int(value) if value.isdigit() and len(value) < 12 else None
+
+
+def _ids(name: str) -> list[int]:
+    """Checked employee ids from a form (ignores anything that isn't a number)."""
+    return [int(v) for v in request.form.getlist(name) if v.isdigit() and len(v) < 12]
+
+
+def _uploads() -> list[service.UploadedFile]:
+    files: list[FileStorage] = [f for f in request.files.getlist("files") if f and f.filename]
+    return [
+        service.UploadedFile(f.filename or "", f.mimetype or "", f.read())
+        for f in files  # bounded by MAX_CONTENT_LENGTH
+    ]
+
+
+def _message_anchor(message_id: int) -> str:
+    return f"m-{message_id}"
+
+
+# -- channels ------------------------------------------------------------------------------
+
+
+@bp.get("/")
+@login_required
+def index():
+    """Open #general, or the first channel in the sidebar."""
+    db = get_db()
+    try:
+        general = service.channel_by_name(db, _actor(), service.GENERAL)
+        return redirect(url_for("chat.channel", channel_id=general.id))
+    except service.NotFound:
+        pass
+    bar = service.sidebar(db, _actor())
+    first = (bar.channels or bar.dms or [None])[0]
+    if first is None:
+        return redirect(url_for("chat.browse"))
+    return redirect(url_for("chat.channel", channel_id=first.id))
+
+
+@bp.get("/channels/<int:channel_id>")
+@login_required
+def channel_alias(channel_id: int):
+    """The address message links use for `#channel`."""
+    return redirect(url_for("chat.channel", channel_id=channel_id))
+
+
+def _channel_page(
+    channel_id: int,
+    *,
+    status: int = 200,
+    error: str | None = None,
+    draft: str = "",
+    thread_view: service.ThreadView | None = None,
+    thread_error: str | None = None,
+    thread_draft: str = "",
+    highlight: int | None = None,
+):
+    db = get_db()
+    detail = _call(service.channel, channel_id)
+    before = _int_arg("before")
+    around = highlight if thread_view is None else None
+    if around is not None:
+        page = _call(service.history, channel_id, limit=PAGE_SIZE, around_id=around)
+    else:
+        page = _call(service.history, channel_id, before_id=before, limit=PAGE_SIZE)
+    if request.method == "GET" and before is None and around is None and detail.is_member:
+        service.mark_read(db, _actor(), channel_id)
+    pin_count = db.scalar(select(func.count()).select_from(Pin).where(Pin.channel_id == channel_id))
+    return _render(
+        "chat/channel.html",
+        status,
+        channel=detail,
+        page=page,
+        rows=message_rows(page.messages),
+        pin_count=pin_count,
+        error=error,
+        draft=draft,
+        thread=thread_view,
+        thread_error=thread_error,
+        thread_draft=thread_draft,
+        highlight=highlight,
+        active_channel_id=channel_id,
+        here=request.full_path.rstrip("?"),
+    )
+
+
+@bp.get("/c/<int:channel_id>")
+@login_required
+def channel(channel_id: int):
+    """A channel's history: the newest page, an older page (`?before=`), or around `?m=`."""
+    return _channel_page(channel_id, highlight=_int_arg("m"))
+
+
+@bp.post("/c/<int:channel_id>/post")
+@login_required
+def post(channel_id: int):
+    body = request.form.get("body", "")
+    try:
+        sent = service.post_message(get_db(), _actor(), channel_id, body, files=_uploads())
+    except (service.ValidationError, service.Conflict) as error:
+        return _channel_page(
+            channel_id, status=_HTTP_STATUS[type(error)], error=error.message, draft=body
+        )
+    except service.ChatError as error:
+        abort(_HTTP_STATUS.get(type(error), 400), error.message)
+    return redirect(url_for("chat.channel", channel_id=channel_id) + f"#{_message_anchor(sent.id)}")
+
+
+@bp.get("/c/<int:channel_id>/details")
+@login_required
+def details(channel_id: int):
+    return _details_page(channel_id)
+
+
+def _details_page(channel_id: int, status: int = 200, error: str | None = None, **values: Any):
+    db = get_db()
+    detail = _call(service.channel, channel_id)
+    people = service.members(db, _actor(), channel_id)
+    member_ids = {p.id for p in people}
+    query = request.args.get("q", "").strip()
+    candidates = [p for p in service.people(db, query, limit=200) if p.id not in member_ids][:60]
+    return _render(
+        "chat/details.html",
+        status,
+        channel=detail,
+        members=people,
+        candidates=candidates,
+        query=query,
+        error=error,
+        values=values,
+        active_channel_id=channel_id,
+    )
+
+
+def _channel_form_write(channel_id: int, write: Callable[[], Any], done: str, **values: Any):
+    """Run a details-page write; on bad input re-render the details page with the message."""
+    try:
+        write()
+    except (service.ValidationError, service.Conflict) as error:
+        return _details_page(channel_id, _HTTP_STATUS[type(error)], error=error.message, **values)
+    except service.ChatError as error:
+        abort(_HTTP_STATUS.get(type(error), 400), error.message)
+    flash(done, "success")
+    return _back(url_for("chat.details", channel_id=channel_id))
+
+
+@bp.post("/c/<int:channel_id>/topic")
+@login_required
+def set_topic(channel_id: int):
+    topic = request.form.get("topic", "")
+    return _channel_form_write(
+        channel_id,
+        lambda: service.set_topic(get_db(), _actor(), channel_id, topic),
+        "Topic updated.",
+        topic=topic,
+    )
+
+
+@bp.post("/c/<int:channel_id>/description")
+@login_required
+def set_description(channel_id: int):
+    description = request.form.get("description", "")
+    return _channel_form_write(
+        channel_id,
+        lambda: service.set_description(get_db(), _actor(), channel_id, description),
+        "Description updated.",
+        description=description,
+    )
+
+
+@bp.post("/c/<int:channel_id>/invite")
+@login_required
+def invite(channel_id: int):
+    ids = _ids("employee_ids")
+    if not ids:
+        return _details_page(channel_id, 422, error="Choose at least one person to add.")
+    return _channel_form_write(
+        channel_id,
+        lambda: service.invite(get_db(), _actor(), channel_id, ids),
+        f"Added {len(ids)} {'person' if len(ids) == 1 else 'people'}.",
+    )
+
+
+@bp.post("/c/<int:channel_id>/join")
+@login_required
+def join(channel_id: int):
+    detail = _call(service.join_channel, channel_id)
+    flash(f"You joined #{detail.name}.", "success")
+    return redirect(url_for("chat.channel", channel_id=channel_id))
+
+
+@bp.post("/c/<int:channel_id>/leave")
+@login_required
+def leave(channel_id: int):
+    detail = _call(service.channel, channel_id)
+    _call(service.leave_channel, channel_id)
+    flash(f"You left {detail.label if detail.kind != 'channel' else '#' + detail.name}.", "info")
+    return redirect(url_for("chat.index"))
+
+
+@bp.post("/c/<int:channel_id>/archive")
+@login_required
+def archive(channel_id: int):
+    _call(service.archive_channel, channel_id)
+    flash("Channel archived. It is now read-only.", "info")
+    return redirect(url_for("chat.channel", channel_id=channel_id))
+
+
+@bp.post("/c/<int:channel_id>/unarchive")
+@login_required
+def unarchive(channel_id: int):
+    _call(service.unarchive_channel, channel_id)
+    flash("Channel unarchived.", "success")
+    return redirect(url_for("chat.channel", channel_id=channel_id))
+
+
+@bp.post("/c/<int:channel_id>/read")
+@login_required
+def mark_read(channel_id: int):
+    _call(service.mark_read, channel_id)
+    return _back(url_for("chat.channel", channel_id=channel_id))
+
+
+@bp.get("/c/<int:channel_id>/pins")
+@login_required
+def pins(channel_id: int):
+    detail = _call(service.channel, channel_id)
+    items = _call(service.pinned, channel_id)
+    return _render(
+        "chat/list.html",
+        channel=detail,
+        heading=f"Pinned in {detail.label if detail.kind != 'channel' else '#' + detail.name}",
+        messages=items,
+        empty="Nothing is pinned here yet. Pin an important message from its actions menu.",
+        active_channel_id=channel_id,
+    )
+
+
+@bp.route("/browse", methods=("GET",))
+@login_required
+def browse():
+    query = request.args.get("q", "").strip()
+    archived = request.args.get("archived") == "1"
+    found = service.browse_channels(get_db(), _actor(), query, include_archived=archived)
+    return _render(
+        "chat/browse.html", channels=found, query=query, archived=archived, active_page="browse"
+    )
+
+
+@bp.route("/new", methods=("GET", "POST"))
+@login_required
+def new_channel():
+    """Create a channel: name, visibility, topic, description and first members."""
+    values = {"name": "", "topic": "", "description": "", "is_private": False, "ids": []}
+    error = field = None
+    status = 200
+    if request.method == "POST":
+        values = {
+            "name": request.form.get("name", ""),
+            "topic": request.form.get("topic", ""),
+            "description": request.form.get("description", ""),
+            "is_private": request.form.get("is_private") == "1",
+            "ids": _ids("employee_ids"),
+        }
+        try:
+            created = service.create_channel(
+                get_db(),
+                _actor(),
+                values["name"],
+                is_private=values["is_private"],
+                topic=values["topic"],
+                description=values["description"],
+                member_ids=values["ids"],
+            )
+        except (service.ValidationError, service.Conflict) as err:
+            error, field, status = err.message, err.field, _HTTP_STATUS[type(err)]
+        else:
+            flash(f"Created #{created.name}.", "success")
+            return redirect(url_for("chat.channel", channel_id=created.id))
+    people = [p for p in service.people(get_db(), "", limit=500) if p.id != _actor().id]
+    return _render(
+        "chat/new_channel.html",
+        status,
+        values=values,
+        error=error,
+        field=field,
+        people=people,
+        active_page="new",
+    )
+
+
+@bp.route("/dm/new", methods=("GET", "POST"))
+@login_required
+def new_dm():
+    """Pick one or more people and open the conversation with them."""
+    error = None
+    status = 200
+    chosen: list[int] = []
+    if request.method == "POST":
+        chosen = _ids("employee_ids")
+        try:
+            opened = service.open_dm(get_db(), _actor(), chosen)
+        except (service.ValidationError, service.Conflict) as err:
+            error, status = err.message, _HTTP_STATUS[type(err)]
+        except service.ChatError as err:
+            abort(_HTTP_STATUS.get(type(err), 400), err.message)
+        else:
+            return redirect(url_for("chat.channel", channel_id=opened.id))
+    query = request.args.get("q", "").strip()
+    people = [p for p in service.people(get_db(), query, limit=500) if p.id != _actor().id]
+    return _render(
+        "chat/new_dm.html",
+        status,
+        people=people,
+        chosen=chosen,
+        query=query,
+        error=error,
+        active_page="dm",
+    )
+
+
+# -- messages and threads ------------------------------------------------------------------
+
+
+@bp.get("/m/<int:message_id>")
+@login_required
+def permalink(message_id: int):
+    """A message's address: its channel page (or thread) with the message highlighted."""
+    channel_id, found_id, parent_id = _call(service.permalink, message_id)
+    anchor = f"#{_message_anchor(found_id)}"
+    if parent_id is not None:
+        return redirect(url_for("chat.thread", message_id=parent_id, m=found_id) + anchor)
+    return redirect(url_for("chat.channel", channel_id=channel_id, m=found_id) + anchor)
+
+
+@bp.get("/t/<int:message_id>")
+@login_required
+def thread(message_id: int):
+    view = _call(service.thread, message_id)
+    return _channel_page(view.channel.id, thread_view=view, highlight=_int_arg("m"))
+
+
+@bp.post("/t/<int:message_id>/reply")
+@login_required
+def reply(message_id: int):
+    view = _call(service.thread, message_id)
+    body = request.form.get("body", "")
+    also = request.form.get("also_in_channel") == "1"
+    try:
+        sent = service.post_message(
+            get_db(),
+            _actor(),
+            view.channel.id,
+            body,
+            thread_parent_id=view.parent.id,
+            also_in_channel=also,
+            files=_uploads(),
+        )
+    except (service.ValidationError, service.Conflict) as error:
+        return _channel_page(
+            view.channel.id,
+            status=_HTTP_STATUS[type(error)],
+            thread_view=view,
+            thread_error=error.message,
+            thread_draft=body,
+        )
+    except service.ChatError as error:
+        abort(_HTTP_STATUS.get(type(error), 400), error.message)
+    target = url_for("chat.thread", message_id=view.parent.id)
+    return redirect(f"{target}#{_message_anchor(sent.id)}")
+
+
+@bp.route("/m/<int:message_id>/edit", methods=("GET", "POST"))
+@login_required
+def edit(message_id: int):
+    found = _call(service.message, message_id)
+    if not found.is_mine or found.deleted:
+        abort(403, "You can only edit your own messages.")
+    detail = _call(service.channel, found.channel_id)
+    body, error, status = found.body, None, 200
+    if request.method == "POST":
+        body = request.form.get("body", "")
+        try:
+            service.edit_message(get_db(), _actor(), message_id, body)
+        except (service.ValidationError, service.Conflict) as err:
+            error, status = err.message, _HTTP_STATUS[type(err)]
+        except service.ChatError as err:
+            abort(_HTTP_STATUS.get(type(err), 400), err.message)
+        else:
+            return redirect(url_for("chat.permalink", message_id=message_id))
+    return _render(
+        "chat/edit.html",
+        status,
+        message=found,
+        channel=detail,
+        body=body,
+        error=error,
+        active_channel_id=detail.id,
+    )
+
+
+@bp.route("/m/<int:message_id>/delete", methods=("GET", "POST"))
+@login_required
+def delete(message_id: int):
+    found = _call(service.message, message_id)
+    if not found.is_mine or found.deleted:
+        abort(403, "You can only delete your own messages.")
+    detail = _call(service.channel, found.channel_id)
+    if request.method == "POST":
+        _call(service.delete_message, message_id)
+        flash("Message deleted.", "info")
+        if found.thread_parent_id is not None:
+            return redirect(url_for("chat.thread", message_id=found.thread_parent_id))
+        return redirect(url_for("chat.channel", channel_id=found.channel_id))
+    return _render("chat/delete.html", message=found, channel=detail, active_channel_id=detail.id)
+
+
+def _message_action(message_id: int, action: Callable, note: str | None = None):
+    _call(action, message_id)
+    if note:
+        flash(note, "success")
+    default = url_for("chat.permalink", message_id=message_id)
+    target = safe_next(request.form.get("next"))
+    return redirect(f"{target}#{_message_anchor(message_id)}" if target else default)
+
+
+@bp.post("/m/<int:message_id>/react")
+@login_required
+def react(message_id: int):
+    emoji = request.form.get("emoji", "")
+    return _message_action(
+        message_id, lambda db, actor, mid: service.toggle_reaction(db, actor, mid, emoji)
+    )
+
+
+@bp.get("/m/<int:message_id>/react")
+@login_required
+def reaction_picker(message_id: int):
+    """Every reaction as a button: the no-JavaScript emoji picker."""
+    found = _call(service.message, message_id)
+    detail = _call(service.channel, found.channel_id)
+    return _render(
+        "chat/react.html",
+        message=found,
+        channel=detail,
+        next=safe_next(request.args.get("next")) or "",
+        active_channel_id=detail.id,
+    )
+
+
+@bp.post("/m/<int:message_id>/pin")
+@login_required
+def pin(message_id: int):
+    return _message_action(message_id, service.pin, "Pinned to the channel.")
+
+
+@bp.post("/m/<int:message_id>/unpin")
+@login_required
+def unpin(message_id: int):
+    return _message_action(message_id, service.unpin, "Removed from pinned items.")
+
+
+@bp.post("/m/<int:message_id>/save")
+@login_required
+def save(message_id: int):
+    return _message_action(message_id, service.save, "Saved for later.")
+
+
+@bp.post("/m/<int:message_id>/unsave")
+@login_required
+def unsave(message_id: int):
+    return _message_action(message_id, service.unsave, "Removed from saved items.")
+
+
+@bp.get("/files/<int:attachment_id>/<path:filename>")
+@login_required
+def download(attachment_id: int, filename: str):
+    """An attachment's bytes, always as a download with its stored type."""
+    row = _call(service.attachment, attachment_id)
+    if filename != row.filename:
+        return redirect(url_for("chat.download", attachment_id=row.id, filename=row.filename))
+    import io
+
+    response = send_file(
+        io.BytesIO(row.data),
+        mimetype=row.content_type,
+        as_attachment=True,
+        download_name=row.filename,
+        max_age=0,
+    )
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+# -- lists: search, activity, saved, people ------------------------------------------------
+
+
+@bp.get("/search")
+@login_required
+def search():
+    query = request.args.get("q", "").strip()
+    page = _int_arg("page") or 1
+    results = service.search(get_db(), _actor(), query, page=page) if query else None
+    return _render("chat/search.html", query=query, results=results, active_page="search")
+
+
+@bp.get("/activity")
+@login_required
+def activity():
+    items = service.mentions(get_db(), _actor(), before_id=_int_arg("before"), limit=PAGE_SIZE)
+    return _render(
+        "chat/list.html",
+        heading="Mentions",
+        messages=items,
+        empty="When someone @mentions you, it shows up here.",
+        active_page="activity",
+        more=items[-1].id if len(items) == PAGE_SIZE else None,
+    )
+
+
+@bp.get("/saved")
+@login_required
+def saved():
+    items = service.saved(get_db(), _actor())
+    return _render(
+        "chat/list.html",
+        heading="Saved items",
+        messages=items,
+        empty="Save messages from their actions menu to find them again here.",
+        active_page="saved",
+    )
+
+
+@bp.get("/people")
+@login_required
+def people():
+    query = request.args.get("q", "").strip()
+    found = service.people(get_db(), query, limit=200)
+    return _render("chat/people.html", people=found, query=query, active_page="people")
+
+
+@bp.get("/people/<int:employee_id>")
+@login_required
+def person(employee_id: int):
+    try:
+        found = service.profile(get_db(), employee_id)
+    except service.NotFound as error:
+        abort(404, error.message)
+    return _render("chat/profile.html", profile=found, active_page="people")
+
+
+@bp.post("/people/<int:employee_id>/message")
+@login_required
+def message_person(employee_id: int):
+    if employee_id == _actor().id:
+        abort(400, "That's you: choose someone else to message.")
+    opened = _call(service.open_dm, [employee_id])
+    return redirect(url_for("chat.channel", channel_id=opened.id))
+
+
+@bp.route("/status", methods=("GET", "POST"))
+@login_required
+def status():
+    user = _actor()
+    values = {"emoji": user.status_emoji or "", "text": user.status_text or ""}
+    error, code = None, 200
+    if request.method == "POST":
+        suggestion = request.form.get("suggestion", "")
+        if request.form.get("clear") == "1":
+            values = {"emoji": "", "text": ""}
+        elif "|" in suggestion:
+            emoji, text = suggestion.split("|", 1)
+            values = {"emoji": emoji, "text": text}
+        else:
+            values = {
+                "emoji": request.form.get("emoji", ""),
+                "text": request.form.get("text", ""),
+            }
+        try:
+            service.set_status(get_db(), user, values["emoji"], values["text"])
+        except service.ValidationError as err:
+            error, code = err.message, 422
+        else:
+            flash("Status updated." if values["text"] or values["emoji"] else "Status cleared.")
+            return _back(url_for("chat.index"))
+    return _render(
+        "chat/status.html",
+        code,
+        values=values,
+        error=error,
+        choices=STATUS_CHOICES,
+        emoji_choices=service.STATUS_EMOJI,
+        active_page="status",
+    )
