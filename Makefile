@@ -19,13 +19,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) browser
 
-# Debian's Chromium when apt is there (Playwright drives it via executable_path);
-# otherwise Playwright's own build.
+# Debian's Chromium (driven by Playwright via executable_path) and a colour emoji font, so
+# screenshots show reactions and statuses, when apt is there; otherwise Playwright's own build.
+EMOJI_FONT := /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf
 browser: $(STAMP)
-	@if [ -x $(CHROMIUM) ]; then :; \
+	@if [ -x $(CHROMIUM) ] && [ -f $(EMOJI_FONT) ]; then :; \
 	elif command -v apt-get >/dev/null 2>&1; then \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
-	else \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-color-emoji; \
+	elif [ ! -x $(CHROMIUM) ]; then \
 		$(BIN)/python -m playwright install chromium; \
 	fi
 
