@@ -12,6 +12,16 @@ from officegym.seed_data.store import WorldStore
 
 _ids = itertools.count()
 
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
 
 @pytest.fixture(scope="session")
 def store(tmp_path_factory: pytest.TempPathFactory) -> WorldStore:
@@ -51,3 +61,18 @@ def dump(path: Path | str) -> dict[str, list[tuple]]:
         }
     finally:
         conn.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Debian Chromium per test process, shared by every browser suite."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()

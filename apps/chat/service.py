@@ -638,13 +638,8 @@ def browse_channels(
         statement = statement.where(Channel.archived_at.is_(None))
     query = query.strip().lstrip("#").lower()
     if query:
-        pattern = f"%{_escape_like(query)}%"
         statement = statement.where(
-            or_(
-                Channel.name.ilike(pattern, escape="\\"),
-                Channel.topic.ilike(pattern, escape="\\"),
-                Channel.description.ilike(pattern, escape="\\"),
-            )
+            _contains(query, Channel.name, Channel.topic, Channel.description)
         )
     return _details(db, actor, list(db.scalars(statement.order_by(Channel.name))))
 
@@ -824,13 +819,8 @@ def people(db: Session, query: str = "", limit: int = 50, offset: int = 0) -> li
     statement = select(Employee).where(Employee.is_active.is_(True))
     query = query.strip().lstrip("@")
     if query:
-        pattern = f"%{_escape_like(query)}%"
         statement = statement.where(
-            or_(
-                Employee.display_name.ilike(pattern, escape="\\"),
-                Employee.email.ilike(pattern, escape="\\"),
-                Employee.title.ilike(pattern, escape="\\"),
-            )
+            _contains(query, Employee.display_name, Employee.email, Employee.title)
         )
     statement = statement.order_by(Employee.display_name, Employee.id)
     rows = db.scalars(statement.limit(max(1, min(limit, 500))).offset(max(0, offset)))
@@ -1525,6 +1515,12 @@ def set_status(db: Session, actor: Employee, emoji: str, text: str) -> EmployeeR
 
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _contains(text: str, *columns):
+    """A case-insensitive "any of these columns contains `text`" condition (LIKE-escaped)."""
+    pattern = f"%{_escape_like(text)}%"
+    return or_(*(column.ilike(pattern, escape="\\") for column in columns))
 
 
 __all__ = [

@@ -233,17 +233,6 @@ def login(client, email: str, password: str = DEMO_PASSWORD):
 # -- UI fixtures ------------------------------------------------------------------------------
 
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
 @pytest.fixture(scope="module")
 def ui_world(store: WorldStore) -> Iterator[str]:
     """A fresh tiny world shared by one browser test module (tests pick their own entities)."""
@@ -263,22 +252,6 @@ def live_server(store: WorldStore, ui_world: str):
     server = start_background_server(store, config={"SECRET_KEY": "chat-ui"})
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Headless Chromium for one module. Module scope (not session): the web kit's tests start
-    their own Playwright, and two sync Playwrights can't live in one process at once."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

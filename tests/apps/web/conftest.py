@@ -12,7 +12,6 @@ import re
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -20,15 +19,6 @@ from officegym.apps.web import WORLD_HEADER, create_app, start_background_server
 from officegym.seed_data.passwords import DEMO_PASSWORD
 from officegym.seed_data.store import WorldStore
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 WORLD_A = "default"
 WORLD_B = "second"
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -183,18 +173,3 @@ def raw_get(server, path: str, headers: dict[str, str | bytes] | None = None):
 
 
 # -- a real browser -----------------------------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """One headless Chromium per test process."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
