@@ -13,9 +13,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from officegym.seed_data.changelog import base_of, world_tables
+from officegym.seed_data.changelog import world_tables
 from officegym.seed_data.ids import DEFAULT_WORLD
-from officegym.seed_data.store import SCALES, WorldStore, base_id
+from officegym.seed_data.store import SCALES, WorldStore, base_id, world_version
 
 console = Console()
 
@@ -109,10 +109,7 @@ def serve(
     store = WorldStore(world_home)
     wanted = base_id(seed, scale)
     if store.exists(DEFAULT_WORLD):
-        conn = sqlite3.connect(store.world_path(DEFAULT_WORLD))
-        current = base_of(conn)
-        conn.close()
-        if current != wanted:
+        if store.base(DEFAULT_WORLD) != wanted:
             store.create(DEFAULT_WORLD, seed, scale, replace=True)
         elif fresh:
             store.reset(DEFAULT_WORLD)
@@ -142,9 +139,7 @@ def worlds(ctx: click.Context, world_home: Path | None) -> None:
     live = Table("world", "base", "size", title=f"live worlds in {store.worlds_dir}")
     for world_id in store.worlds():
         path = store.world_path(world_id)
-        conn = sqlite3.connect(path)
-        live.add_row(world_id, base_of(conn) or "?", f"{path.stat().st_size / 1e6:.2f} MB")
-        conn.close()
+        live.add_row(world_id, store.base(world_id) or "?", f"{path.stat().st_size / 1e6:.2f} MB")
     console.print(live)
 
 
@@ -172,8 +167,8 @@ def worlds_drop_golden(store: WorldStore, bases: tuple[str, ...], stale: bool) -
     """Delete cached golden worlds (they are rebuilt on demand)."""
     names = list(bases)
     if stale:
-        current = base_id(0, "tiny").rsplit("-s", 1)[0]
-        names += [g.base for g in store.goldens() if not g.base.startswith(current + "-")]
+        current = world_version() + "-"
+        names += [g.base for g in store.goldens() if not g.base.startswith(current)]
     for name in names:
         if store.drop_golden(name):
             console.print(f"dropped golden {name}")

@@ -8,7 +8,7 @@ into `_changes`. The log is relative to the golden world the file was copied fro
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 CHANGES_TABLE = "_changes"
@@ -54,6 +54,13 @@ def base_of(conn: sqlite3.Connection, schema: str = "main") -> str | None:
     except sqlite3.OperationalError:
         return None
     return row[0] if row else None
+
+
+def key_chunks(pks: Sequence[int], size: int = 500) -> Iterator[tuple[Sequence[int], str]]:
+    """Primary keys in slices small enough for SQLite's parameter limit, each with its `?,?,…`."""
+    for start in range(0, len(pks), size):
+        chunk = pks[start : start + size]
+        yield chunk, ",".join("?" * len(chunk))
 
 
 def logged_tables(conn: sqlite3.Connection, schema: str = "main") -> list[str]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .changelog import CHANGES_TABLE, Snapshot, Value, base_of, logged, world_tables
+from .changelog import CHANGES_TABLE, Snapshot, Value, base_of, key_chunks, logged, world_tables
 from .connect import connect
 
 Row = Mapping[str, Value]
@@ -201,9 +201,7 @@ def read_rows(
     cur = conn.execute(f'SELECT * FROM {schema}."{table}" LIMIT 0')
     columns = tuple(d[0] for d in cur.description)
     rows: dict[int, tuple[Value, ...]] = {}
-    for start in range(0, len(keys), 500):
-        chunk = keys[start : start + 500]
-        marks = ",".join("?" * len(chunk))
+    for chunk, marks in key_chunks(keys):
         for row in conn.execute(
             f'SELECT rowid, * FROM {schema}."{table}" WHERE rowid IN ({marks})', chunk
         ):

@@ -35,7 +35,8 @@ from .schema import SCHEMA_VERSION
 
 SCALES = ("tiny", "small", "large")
 _SOURCE_DIRS = ("schema", "generate")
-_SOURCE_FILES = ("search_index.py",)
+# Modules outside those folders whose code ends up in a golden file (triggers, the index).
+_SOURCE_FILES = ("changelog.py", "search_index.py")
 
 
 class WorldStoreError(RuntimeError):
@@ -59,8 +60,8 @@ class GoldenInfo:
 
 @lru_cache(maxsize=1)
 def world_version() -> str:
-    """A short hash of what decides a world's bytes: schema, generator and search-index source,
-    Faker's version and SQLite's. A golden is rebuilt when any of them changes."""
+    """A short hash of what decides a world's bytes: schema, generator, change-log and
+    search-index source, Faker's version and SQLite's. A golden is rebuilt when any changes."""
     faker_version = importlib.metadata.version("faker")
     digest = hashlib.sha256(
         f"schema-{SCHEMA_VERSION} faker-{faker_version} sqlite-{sqlite3.sqlite_version}".encode()
@@ -169,6 +170,14 @@ class WorldStore:
             return []
         return sorted(p.stem for p in self.worlds_dir.glob("*.sqlite"))
 
+    def base(self, world_id: str) -> str | None:
+        """The golden a live world was made from (None if its file keeps no change log)."""
+        conn = connect(self._existing(world_id), read_only=True)
+        try:
+            return changelog.base_of(conn)
+        finally:
+            conn.close()
+
     def add_listener(self, callback: Callable[[str], None]) -> None:
         """Call `callback(world_id)` after a world file is dropped or replaced."""
         self._listeners.append(callback)
@@ -264,13 +273,13 @@ class WorldStore:
 
     def restore(self, world_id: str, snap: Snapshot) -> None:
         """Put the world in the state `snap` captured (from this world or one of the same base)."""
-        with self._conn(world_id) as conn:
-            base = changelog.base_of(conn)
-        if base != snap.base:
-            raise WorldStoreError(
-                f"snapshot of base {snap.base!r} cannot restore world {world_id!r} of base {base!r}"
-            )
         with self._conn(world_id) as conn, _bulk_copy(conn):
+            base = changelog.base_of(conn)
+            if base != snap.base:
+                raise WorldStoreError(
+                    f"snapshot of base {snap.base!r} cannot restore world {world_id!r} "
+                    f"of base {base!r}"
+                )
             conn.execute("BEGIN IMMEDIATE")
             try:
                 current = changelog.logged(conn)
@@ -382,16 +391,12 @@ class WorldStore:
 
 
 def _delete(conn: sqlite3.Connection, table: str, pks: list[int]) -> None:
-    for start in range(0, len(pks), 500):
-        chunk = pks[start : start + 500]
-        marks = ",".join("?" * len(chunk))
+    for chunk, marks in changelog.key_chunks(pks):
         conn.execute(f'DELETE FROM main."{table}" WHERE rowid IN ({marks})', chunk)
 
 
 def _insert_from(conn: sqlite3.Connection, table: str, pks: list[int], schema: str) -> None:
-    for start in range(0, len(pks), 500):
-        chunk = pks[start : start + 500]
-        marks = ",".join("?" * len(chunk))
+    for chunk, marks in changelog.key_chunks(pks):
         conn.execute(
             f'INSERT INTO main."{table}" SELECT * FROM {schema}."{table}" WHERE rowid IN ({marks})',
             chunk,

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import re
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from officegym.apps.web import WORLD_HEADER
+from officegym.seed_data.passwords import DEMO_PASSWORD
 from officegym.seed_data.store import WorldStore
 
 _ids = itertools.count()
@@ -76,3 +79,30 @@ def browser():
         )
         yield chromium
         chromium.close()
+
+
+CSRF_FIELD = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def csrf_token(client, path: str = "/login", headers: dict | None = None) -> str:
+    """The CSRF token of the form on `path` (Flask test client)."""
+    page = client.get(path, headers=headers or {})
+    match = CSRF_FIELD.search(page.get_data(as_text=True))
+    assert match, f"no csrf_token field on {path}"
+    return match.group(1)
+
+
+def login(
+    client,
+    email: str,
+    password: str = DEMO_PASSWORD,
+    *,
+    world: str | None = None,
+    next: str | None = None,
+):
+    """Post the real login form (in `world`, if given) and return the response."""
+    headers = {WORLD_HEADER: world} if world else {}
+    data = {"email": email, "password": password, "csrf_token": csrf_token(client, headers=headers)}
+    if next is not None:
+        data["next"] = next
+    return client.post("/login", data=data, headers=headers)

@@ -28,6 +28,7 @@ from werkzeug.datastructures import FileStorage
 
 from officegym.apps.web import current_user, get_db, login_required
 from officegym.apps.web.auth import safe_next
+from officegym.apps.web.errors import TITLES, error_response
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.chat import Pin
@@ -49,14 +50,6 @@ STATUS_CHOICES = (
     ("airplane", "Travelling"),
 )
 _GROUP_MINUTES = 5
-_HTTP_STATUS = {
-    service.ValidationError: 422,
-    service.Conflict: 409,
-    service.Forbidden: 403,
-    service.NotFound: 404,
-}
-
-
 # -- shared pieces -------------------------------------------------------------------------
 
 
@@ -144,11 +137,14 @@ def _actor() -> Employee:
 
 
 def _call(function: Callable, *args: Any, **kwargs: Any) -> Any:
-    """Call a service function; NotFound/Forbidden/Conflict end the request with the error page."""
-    try:
-        return function(get_db(), _actor(), *args, **kwargs)
-    except service.ChatError as error:
-        abort(_HTTP_STATUS.get(type(error), 400), error.message)
+    """Call a service function as the signed-in user in this request's world."""
+    return function(get_db(), _actor(), *args, **kwargs)
+
+
+@bp.errorhandler(service.ChatError)
+def _chat_error(error: service.ChatError):
+    """A service refusal no form handles ends the request with the kit's error page."""
+    return error_response(error.status, TITLES.get(error.status, "Error"), error.message)
 
 
 def _back(default: str) -> Response:
@@ -281,11 +277,7 @@ def post(channel_id: int):
     try:
         sent = service.post_message(get_db(), _actor(), channel_id, body, files=_uploads())
     except (service.ValidationError, service.Conflict) as error:
-        return _channel_page(
-            channel_id, status=_HTTP_STATUS[type(error)], error=error.message, draft=body
-        )
-    except service.ChatError as error:
-        abort(_HTTP_STATUS.get(type(error), 400), error.message)
+        return _channel_page(channel_id, status=error.status, error=error.message, draft=body)
     return redirect(url_for("chat.channel", channel_id=channel_id) + f"#{_message_anchor(sent.id)}")
 
 
@@ -320,9 +312,7 @@ def _channel_form_write(channel_id: int, write: Callable[[], Any], done: str, **
     try:
         write()
     except (service.ValidationError, service.Conflict) as error:
-        return _details_page(channel_id, _HTTP_STATUS[type(error)], error=error.message, **values)
-    except service.ChatError as error:
-        abort(_HTTP_STATUS.get(type(error), 400), error.message)
+        return _details_page(channel_id, error.status, error=error.message, **values)
     flash(done, "success")
     return _back(url_for("chat.details", channel_id=channel_id))
 
@@ -456,7 +446,7 @@ def new_channel():
                 member_ids=values["ids"],
             )
         except (service.ValidationError, service.Conflict) as err:
-            error, field, status = err.message, err.field, _HTTP_STATUS[type(err)]
+            error, field, status = err.message, err.field, err.status
         else:
             flash(f"Created #{created.name}.", "success")
             return redirect(url_for("chat.channel", channel_id=created.id))
@@ -484,9 +474,7 @@ def new_dm():
         try:
             opened = service.open_dm(get_db(), _actor(), chosen)
         except (service.ValidationError, service.Conflict) as err:
-            error, status = err.message, _HTTP_STATUS[type(err)]
-        except service.ChatError as err:
-            abort(_HTTP_STATUS.get(type(err), 400), err.message)
+            error, status = err.message, err.status
         else:
             return redirect(url_for("chat.channel", channel_id=opened.id))
     query = request.args.get("q", "").strip()
@@ -542,13 +530,11 @@ def reply(message_id: int):
     except (service.ValidationError, service.Conflict) as error:
         return _channel_page(
             view.channel.id,
-            status=_HTTP_STATUS[type(error)],
+            status=error.status,
             thread_view=view,
             thread_error=error.message,
             thread_draft=body,
         )
-    except service.ChatError as error:
-        abort(_HTTP_STATUS.get(type(error), 400), error.message)
     target = url_for("chat.thread", message_id=view.parent.id)
     return redirect(f"{target}#{_message_anchor(sent.id)}")
 
@@ -566,9 +552,7 @@ def edit(message_id: int):
         try:
             service.edit_message(get_db(), _actor(), message_id, body)
         except (service.ValidationError, service.Conflict) as err:
-            error, status = err.message, _HTTP_STATUS[type(err)]
-        except service.ChatError as err:
-            abort(_HTTP_STATUS.get(type(err), 400), err.message)
+            error, status = err.message, err.status
         else:
             return redirect(url_for("chat.permalink", message_id=message_id))
     return _render(
@@ -726,10 +710,7 @@ def people():
 @bp.get("/people/<int:employee_id>")
 @login_required
 def person(employee_id: int):
-    try:
-        found = service.profile(get_db(), employee_id)
-    except service.NotFound as error:
-        abort(404, error.message)
+    found = service.profile(get_db(), employee_id)
     return _render("chat/profile.html", profile=found, active_page="people")
 
 
@@ -763,7 +744,7 @@ def status():
         try:
             service.set_status(get_db(), user, values["emoji"], values["text"])
         except service.ValidationError as err:
-            error, code = err.message, 422
+            error, code = err.message, err.status
         else:
             flash("Status updated." if values["text"] or values["emoji"] else "Status cleared.")
             return _back(url_for("chat.index"))

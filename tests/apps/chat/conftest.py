@@ -13,7 +13,6 @@ with `rows(...)` instead.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,10 +25,11 @@ from officegym.seed_data.connect import make_engine, writer
 from officegym.seed_data.passwords import DEMO_PASSWORD
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.store import WorldStore
+from tests.conftest import csrf_token as csrf_token  # re-exported for the chat tests
+from tests.conftest import login as sign_in_form
 
 API = "/chat/api"
 API_HEADERS = {"X-Requested-With": "officegym"}
-_CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
 @dataclass(frozen=True)
@@ -213,19 +213,9 @@ def client(app):
     return app.test_client()
 
 
-def csrf_token(client, path: str = "/login") -> str:
-    page = client.get(path)
-    match = _CSRF.search(page.get_data(as_text=True))
-    assert match, f"no csrf_token field on {path}"
-    return match.group(1)
-
-
 def login(client, email: str, password: str = DEMO_PASSWORD):
     """Sign `client` in through the real login form."""
-    response = client.post(
-        "/login",
-        data={"email": email, "password": password, "csrf_token": csrf_token(client)},
-    )
+    response = sign_in_form(client, email, password)
     assert response.status_code == 302, response.get_data(as_text=True)[:500]
     return response
 

@@ -8,20 +8,19 @@ from __future__ import annotations
 
 import http.client
 import itertools
-import re
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
 
-from officegym.apps.web import WORLD_HEADER, create_app, start_background_server
-from officegym.seed_data.passwords import DEMO_PASSWORD
+from officegym.apps.web import create_app, start_background_server
 from officegym.seed_data.store import WorldStore
+from tests.conftest import csrf_token as csrf_token  # re-exported for the web tests
+from tests.conftest import login as login
 
 WORLD_A = "default"
 WORLD_B = "second"
-_CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 _ids = itertools.count()
 
 
@@ -123,28 +122,6 @@ def app(web_store: WorldStore):
 @pytest.fixture
 def client(app):
     return app.test_client()
-
-
-def csrf_token(client, path: str = "/login", headers: dict | None = None) -> str:
-    page = client.get(path, headers=headers or {})
-    match = _CSRF.search(page.get_data(as_text=True))
-    assert match, f"no csrf_token field on {path}"
-    return match.group(1)
-
-
-def login(
-    client,
-    email: str,
-    password: str = DEMO_PASSWORD,
-    *,
-    world: str | None = None,
-    next: str | None = None,
-):
-    headers = {WORLD_HEADER: world} if world else {}
-    data = {"email": email, "password": password, "csrf_token": csrf_token(client, headers=headers)}
-    if next is not None:
-        data["next"] = next
-    return client.post("/login", data=data, headers=headers)
 
 
 # -- a real server ------------------------------------------------------------------------

@@ -10,7 +10,8 @@ import urllib.request
 from officegym.apps.web import WORLD_HEADER, start_background_server
 from officegym.seed_data.connect import connect
 from officegym.seed_data.passwords import DEMO_PASSWORD
-from tests.apps.web.conftest import _CSRF, world_facts
+from tests.apps.web.conftest import world_facts
+from tests.conftest import CSRF_FIELD
 
 MARK_COMPANY = "Mixcheck Holdings"
 MARK_TITLE = "Mixcheck Officer"
@@ -22,7 +23,7 @@ def signed_in_opener(url: str, world: str, email: str) -> urllib.request.OpenerD
     )
     opener.addheaders = [(WORLD_HEADER, world)]
     page = opener.open(url + "/login", timeout=10).read().decode()
-    token = _CSRF.search(page).group(1)
+    token = CSRF_FIELD.search(page).group(1)
     form = urllib.parse.urlencode(
         {"email": email, "password": DEMO_PASSWORD, "csrf_token": token}
     ).encode()
