@@ -178,3 +178,134 @@ def worlds_drop_golden(store: WorldStore, bases: tuple[str, ...], stale: bool) -
 
 if __name__ == "__main__":
     main()
+
+
+@main.command()
+@click.option("--task", "task_id", required=True, help="Template id, e.g. chat.post_update.")
+@click.option(
+    "--agent",
+    default="oracle",
+    show_default=True,
+    help="oracle | null | random | replay:DIR",
+)
+@click.option("--episodes", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1, max=64), default=1, show_default=True)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Instance seed of the first episode (then seed+1, ...).",
+)
+@click.option(
+    "--record",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write every episode (steps, screenshots, diffs, verdict) under this folder.",
+)
+@click.option("--screenshots", is_flag=True, help="Record screenshots (slower).")
+@click.option("--server", help="URL of a running `officegym serve` sharing --world-home.")
+@_home_option
+def run(task_id, agent, episodes, workers, seed, record, screenshots, server, world_home) -> None:
+    """Play episodes of a task with a built-in agent and print a summary table."""
+    from officegym.harness.run import run_task
+    from officegym.tasks.registry import UnknownTask
+
+    try:
+        results, summary = run_task(
+            task_id,
+            agent,
+            episodes=episodes,
+            workers=workers,
+            seed=seed,
+            record=record,
+            server=server,
+            home=world_home,
+            screenshots=screenshots,
+            console=console,
+        )
+    except (UnknownTask, ValueError) as error:
+        raise click.ClickException(str(error)) from None
+    if record is not None:
+        console.print(f"recorded {len(results)} episodes under {record}")
+
+
+@main.command()
+@click.argument("episode_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--record",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Record the replayed episode under this folder.",
+)
+@click.option("--server", help="URL of a running `officegym serve` sharing --world-home.")
+@_home_option
+def replay(episode_dir: Path, record: Path | None, server: str | None, world_home) -> None:
+    """Re-run a recorded episode in a fresh world; exit 1 unless diff and verdict match."""
+    from officegym.harness.recording import RecordingError
+    from officegym.harness.replay import replay as replay_episode
+    from officegym.tasks.protocol import TaskError
+
+    try:
+        result = replay_episode(episode_dir, home=world_home, server=server, record=record)
+    except (RecordingError, TaskError) as error:
+        raise click.ClickException(str(error)) from None
+    verdict = result.replayed_verdict
+    console.print(
+        f"replayed {episode_dir}: success={verdict.success} score={verdict.score:.3f} "
+        f"(recorded success={result.recorded_verdict.success} "
+        f"score={result.recorded_verdict.score:.3f})"
+    )
+    console.print(
+        f"final diff: {'same' if result.same_diff else 'DIFFERENT'}; "
+        f"verdict: {'same' if result.same_verdict else 'DIFFERENT'}"
+    )
+    if result.first_divergence is not None:
+        console.print(f"first divergence at step {result.first_divergence}: {result.divergence}")
+    if not result.reproduced:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("episode_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the HTML file (default: EPISODE_DIR/report.html).",
+)
+def report(episode_dir: Path, out: Path | None) -> None:
+    """Write a self-contained HTML report of a recorded episode."""
+    from officegym.harness.recording import RecordingError
+    from officegym.harness.report import write_report
+
+    try:
+        path = write_report(episode_dir, out)
+    except RecordingError as error:
+        raise click.ClickException(str(error)) from None
+    console.print(f"wrote {path}")
+
+
+@main.command("export-sft")
+@click.argument(
+    "paths", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path)
+)
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--include-failed", is_flag=True, help="Also export episodes that did not succeed.")
+@click.option(
+    "--observation",
+    type=click.Choice(["axtree", "dom", "both"]),
+    default="axtree",
+    show_default=True,
+)
+def export_sft_command(paths, out: Path, include_failed: bool, observation: str) -> None:
+    """Write chat-format JSONL (observation → action) from recorded episodes."""
+    from officegym.harness.recording import RecordingError
+    from officegym.harness.sft import SftExportError, export_sft
+
+    try:
+        stats = export_sft(paths, out, include_failed=include_failed, observation=observation)
+    except (RecordingError, SftExportError) as error:
+        raise click.ClickException(str(error)) from None
+    console.print(
+        f"wrote {stats.examples} examples from {stats.episodes_used} of {stats.episodes_seen} "
+        f"episodes to {out} ({stats.skipped_failed} failed, {stats.skipped_unfinished} "
+        "unfinished skipped)"
+    )

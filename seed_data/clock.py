@@ -9,9 +9,12 @@ identical timestamps. Stored datetimes are naive UTC.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Protocol
 
 from sqlalchemy import text
+
+from .connect import connect
 
 
 class _Executes(Protocol):
@@ -41,3 +44,15 @@ def stamp(db: _Executes) -> datetime:
     db.execute(text("UPDATE world_meta SET clock_ticks = clock_ticks + 1 WHERE id = 1"))
     row = db.execute(_READ).one()
     return _parse(row[0]) + timedelta(seconds=int(row[1]))
+
+
+def now_of(path: Path | str) -> datetime:
+    """The frozen current time of the world file at `path` (read-only, no SQLAlchemy)."""
+    conn = connect(path, read_only=True)
+    try:
+        row = conn.execute("SELECT now FROM world_meta WHERE id = 1").fetchone()
+    finally:
+        conn.close()
+    if row is None:
+        raise LookupError(f"{path} has no world_meta row; is it a world file?")
+    return _parse(row[0])

@@ -1,0 +1,3 @@
+"""Chat task templates (registered on import)."""
+
+from . import post_update  # noqa: F401

@@ -1,0 +1,131 @@
+"""Task templates by id: a template turns (world, instance seed) into a `Task`.
+
+A template is a class with an `id` (`chat.post_update`), metadata, and five methods:
+`sample(world, rng) -> params` picks real entities from the golden world, `goal(params, rng)`
+phrases the request, `user(params)` and `start_url(params)` set the scene, `solve(actions,
+params)` is the oracle and `verify(ctx, params)` grades. `instance(golden, seed)` ties them
+together deterministically: the same (template, world, seed) always gives the same task.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from officegym.seed_data.connect import connect
+
+from .protocol import EpisodeContext, Task, TaskError, WorldSpec
+from .verdict import Verdict
+
+if TYPE_CHECKING:
+    from officegym.harness.actions import PageActions
+
+Split = Literal["train", "test"]
+
+
+class UnknownTask(TaskError, LookupError):
+    """No template is registered under that id."""
+
+
+class Template:
+    """Base class of task templates; subclasses set the class attributes and the methods."""
+
+    id: ClassVar[str]
+    apps: ClassVar[tuple[str, ...]] = ()
+    difficulty: ClassVar[int] = 1
+    difficulty_reason: ClassVar[str] = ""
+    split: ClassVar[Split] = "train"
+    tags: ClassVar[tuple[str, ...]] = ()
+    world: ClassVar[WorldSpec] = WorldSpec()
+    max_steps: ClassVar[int] = 30
+
+    def sample(self, world: sqlite3.Connection, rng: random.Random) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def goal(self, params: Mapping[str, Any], rng: random.Random) -> str:
+        raise NotImplementedError
+
+    def user(self, params: Mapping[str, Any]) -> str:
+        return str(params["user"])
+
+    def start_url(self, params: Mapping[str, Any]) -> str:
+        return "/"
+
+    def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
+        raise NotImplementedError
+
+    def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
+        raise NotImplementedError
+
+    def instance(self, golden: Path | str, seed: int) -> Task:
+        """The task for instance `seed` on the golden world file `golden`."""
+        rng = random.Random(f"{self.id}/{seed}")
+        conn = connect(golden, read_only=True)
+        try:
+            params = self.sample(conn, rng)
+        finally:
+            conn.close()
+        goal = self.goal(params, rng)
+        frozen = dict(params)
+        return Task(
+            goal=goal,
+            user=self.user(frozen),
+            start_url=self.start_url(frozen),
+            verify=lambda ctx: self.verify(ctx, frozen),
+            solve=lambda actions: self.solve(actions, frozen),
+            world=self.world,
+            id=self.id,
+            apps=self.apps,
+            max_steps=self.max_steps,
+            params=frozen,
+            instance_seed=seed,
+        )
+
+
+_REGISTRY: dict[str, type[Template]] = {}
+_LOADED = False
+
+
+def register(cls: type[Template]) -> type[Template]:
+    """Class decorator: make `cls` available by its id (ids are unique)."""
+    template_id = getattr(cls, "id", None)
+    if not isinstance(template_id, str) or "." not in template_id:
+        raise TaskError(f"{cls.__name__}.id must look like 'app.verb_object', got {template_id!r}")
+    if template_id in _REGISTRY and _REGISTRY[template_id] is not cls:
+        raise TaskError(f"two templates share the id {template_id!r}")
+    if not 1 <= cls.difficulty <= 5:
+        raise TaskError(f"{template_id}: difficulty must be 1-5, got {cls.difficulty!r}")
+    if cls.split not in ("train", "test"):
+        raise TaskError(f"{template_id}: split must be 'train' or 'test', got {cls.split!r}")
+    _REGISTRY[template_id] = cls
+    return cls
+
+
+def _load_builtin() -> None:
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        from . import chat  # noqa: F401  (registers the chat templates)
+
+
+def get(template_id: str) -> Template:
+    """A new instance of the template registered as `template_id`."""
+    _load_builtin()
+    try:
+        return _REGISTRY[template_id]()
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise UnknownTask(f"no task template {template_id!r}; registered: {known}") from None
+
+
+def templates() -> Iterator[type[Template]]:
+    """Every registered template class, by id."""
+    _load_builtin()
+    for template_id in sorted(_REGISTRY):
+        yield _REGISTRY[template_id]
+
+
+__all__ = ["Split", "Template", "UnknownTask", "get", "register", "templates"]

