@@ -2,12 +2,13 @@
 
 `mark_elements(page)` gives every element of the page a `bid` attribute (BrowserGym's element
 id attribute, so `page.locator('[bid="12"]')` finds it). `observe(page)` marks, then reads the
-accessibility tree over the Chrome DevTools Protocol and renders it as BrowserGym-style text:
+accessibility tree over the Chrome DevTools Protocol and renders it as BrowserGym-style text,
+one node a line, indented with a tab per level:
 
-    RootWebArea '#sales · Ridgeline Analytics', focused
-    \t[27] link 'Skip to main content'
-    \t[31] textbox 'Message #sales', focused, required
-    \t[35] checkbox 'Private', checked=true
+    RootWebArea '#sales · Ridgeline Analytics'
+        [3] link 'Skip to main content'
+        [2197] textbox 'Message #sales' value='Draft', focused
+        [35] checkbox 'Private', checked=true
 
 Only the top document is observed (and open shadow roots are marked): the apps have no iframes.
 """
@@ -67,7 +68,7 @@ class AXNode:
         return "".join(parts)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PageObservation:
     """A page as the agent sees it after one step.
 
@@ -97,13 +98,13 @@ class PageObservation:
 _PAGE_SCRIPT = r"""
 (opts) => {
   const KEY = "__officegymNextBid";
-  const SKIP = new Set(["SCRIPT", "STYLE", "META", "LINK", "HEAD", "TITLE", "NOSCRIPT",
-                        "TEMPLATE", "BASE"]);
+  const SKIP = new Set(["script", "style", "meta", "link", "head", "title", "noscript",
+                        "template", "base"]);
   const SVG = "http://www.w3.org/2000/svg";
   const elements = [];
   const collect = (root) => {
     for (const el of root.querySelectorAll("*")) {
-      if (SKIP.has(el.tagName) || (el.namespaceURI === SVG && el.localName !== "svg")) continue;
+      if (SKIP.has(el.localName) || (el.namespaceURI === SVG && el.localName !== "svg")) continue;
       elements.push(el);
       if (el.shadowRoot) collect(el.shadowRoot);
     }
@@ -138,47 +139,50 @@ _PAGE_SCRIPT = r"""
     const ATTRS = new Set(["id", "role", "name", "type", "value", "placeholder", "href", "title",
                            "alt", "for", "disabled", "required", "readonly", "contenteditable",
                            "open", "label", "multiple"]);
-    const VOID = new Set(["INPUT", "IMG", "BR", "HR", "AREA", "COL", "EMBED", "SOURCE", "TRACK",
-                          "WBR"]);
-    const KEEP_EMPTY = new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA", "OPTION", "IMG",
-                                "IFRAME", "SUMMARY", "VIDEO", "AUDIO", "CANVAS"]);
+    const VOID = new Set(["input", "img", "br", "hr", "area", "col", "embed", "source", "track",
+                          "wbr"]);
+    const KEEP_EMPTY = new Set(["a", "button", "input", "select", "textarea", "option", "img",
+                                "iframe", "summary", "video", "audio", "canvas"]);
     const LABELS = ["role", "aria-label", "title", "contenteditable", "tabindex"];
-    const text = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    const text = (s) => /[&<>]/.test(s)
+      ? s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;") : s;
     const quote = (s) => {
       if (s.length > 500) s = s.slice(0, 500) + "…";
       return s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
     };
     const out = [];
     const element = (el) => {
-      const tag = el.tagName;
+      const tag = el.localName;
       if (SKIP.has(tag) || el.hasAttribute("hidden")) return;
-      if (tag === "INPUT" && el.type === "hidden") return;
+      if (tag === "input" && el.type === "hidden") return;
       const svg = el.namespaceURI === SVG;
-      if (svg && el.localName !== "svg") return;
-      const name = el.localName;
-      let head = "<" + name;
+      if (svg && tag !== "svg") return;
+      let head = "<" + tag;
       const bid = el.getAttribute("bid");
       if (bid !== null) head += ' bid="' + quote(bid) + '"';
-      const live = tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "OPTION";
-      const check = tag === "INPUT" && (el.type === "checkbox" || el.type === "radio");
+      const check = tag === "input" && (el.type === "checkbox" || el.type === "radio");
+      const typed = tag === "input" && !check;
       for (const attr of el.attributes) {
         const a = attr.name;
         if (!(ATTRS.has(a) || a.startsWith("aria-"))) continue;
-        if (a === "value" && live && !check) continue;
+        if (a === "value" && typed) continue;
         head += attr.value === "" ? " " + a : " " + a + '="' + quote(attr.value) + '"';
       }
-      if (tag === "INPUT" && !check && el.value !== "") head += ' value="' + quote(el.value) + '"';
+      if (typed && el.value !== "") {
+        const value = el.type === "password" ? "•".repeat(el.value.length) : el.value;
+        head += ' value="' + quote(value) + '"';
+      }
       if (check && el.checked) head += " checked";
-      if (tag === "OPTION" && el.selected) head += " selected";
+      if (tag === "option" && el.selected) head += " selected";
       head += ">";
       if (VOID.has(tag)) {
-        if (tag !== "BR" && tag !== "HR") out.push(head);
+        if (tag !== "br" && tag !== "hr") out.push(head);
         return;
       }
       const start = out.length;
       out.push(head);
       let inner = false;
-      if (tag === "TEXTAREA") {
+      if (tag === "textarea") {
         if (el.value) { out.push(text(el.value)); inner = true; }
       } else if (!svg) {
         for (let c = el.firstChild; c; c = c.nextSibling) {
@@ -196,7 +200,7 @@ _PAGE_SCRIPT = r"""
         out.length = start;
         return;
       }
-      out.push("</" + name + ">");
+      out.push("</" + tag + ">");
     };
     element(document.body);
     dom = out.join("");
@@ -205,17 +209,23 @@ _PAGE_SCRIPT = r"""
   let boxes = null;
   if (opts.som) {
     const W = window.innerWidth, H = window.innerHeight;
-    const TAGS = new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY"]);
+    const TAGS = new Set(["a", "button", "input", "select", "textarea", "summary"]);
     const ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem",
                            "menuitemcheckbox", "menuitemradio", "option", "combobox", "textbox",
                            "searchbox", "slider", "spinbutton", "treeitem"]);
     const interactive = (el) => {
-      if (TAGS.has(el.tagName)) {
-        if (el.tagName === "A") return el.hasAttribute("href");
-        return !(el.tagName === "INPUT" && el.type === "hidden");
+      const tag = el.localName;
+      if (TAGS.has(tag)) {
+        if (tag === "a") return el.hasAttribute("href");
+        return !(tag === "input" && el.type === "hidden");
       }
       if (ROLES.has(el.getAttribute("role"))) return true;
-      if (el.isContentEditable) return true;
+      // A label stands in for a control it draws over (a styled file or checkbox input).
+      if (tag === "label" && el.control) {
+        return !el.control.checkVisibility({checkOpacity: true});
+      }
+      const editable = el.getAttribute("contenteditable");
+      if (editable !== null && editable !== "false") return true;
       return el.hasAttribute("tabindex") && el.tabIndex >= 0;
     };
     boxes = [];
@@ -259,7 +269,7 @@ async def _run_page_script(page: Page, *, dom: bool, som: bool) -> dict[str, Any
 
 
 def _observation_error(page: Page, error: Exception) -> ObservationError:
-    if page.is_closed():
+    if page.is_closed() or "has been closed" in str(error):
         return ObservationError("cannot observe the page: it was closed during the observation")
     return ObservationError(
         f"cannot observe {page.url!r}; it is probably navigating, observe again once it has "
@@ -349,15 +359,15 @@ def build_axtree(
     """Prune a CDP `Accessibility.getFullAXTree` node list into `(nodes, axtree_txt)`.
 
     Ignored nodes, `InlineTextBox`/`LineBreak`, and unnamed stateless `none`/`generic` nodes
-    are left out (their children move up); `StaticText` already contained in the name of its
-    nearest shown ancestor is dropped. `bids` maps a backend DOM node id to its bid.
+    are left out (their children move up); `StaticText` already contained in the name or value
+    of its nearest shown ancestor is dropped. `bids` maps a backend DOM node id to its bid.
     """
     if not ax_nodes:
         return (), ""
     by_id = {node["nodeId"]: node for node in ax_nodes}
     out: list[AXNode] = []
     lines: list[str] = []
-    # (node, depth, name of the nearest shown ancestor), visited in preorder.
+    # (node, depth, name and value of the nearest shown ancestor), visited in preorder.
     stack: list[tuple[dict[str, Any], int, str]] = [(ax_nodes[0], 0, "")]
     while stack:
         node, depth, parent_name = stack.pop()
@@ -385,6 +395,8 @@ def build_axtree(
                 )
                 out.append(ax)
                 lines.append("\t" * depth + ax.line())
+                if ax.value:
+                    name = f"{name}\n{ax.value}"
             else:
                 name = parent_name
         child_depth = depth + 1 if shown else depth
@@ -509,6 +521,8 @@ async def observe(
     try:
         results = await asyncio.gather(*jobs)
     except PlaywrightError as error:
+        if cdp is None:
+            _sessions.pop(page, None)  # a detached session would fail every later observation
         raise _observation_error(page, error) from error
     page_data, snapshot = results[0]
     clock = _lap(timings, "fetch", clock)

@@ -6,7 +6,6 @@ step whose error or own diff differs is reported to show where a replay diverged
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ from officegym.tasks.verdict import Verdict
 
 from .env import AsyncEnv
 from .recording import Episode, RecordingError, load_episode
-from .runtime import Runtime, RuntimeOptions
+from .runtime import Runtime, RuntimeOptions, acquire_runtime, release_runtime
 
 
 @dataclass(frozen=True)
@@ -137,13 +136,12 @@ def replay(
     server: str | None = None,
     record: Path | str | None = None,
 ) -> ReplayResult:
-    """Replay one recorded episode in a fresh world (sync)."""
-
-    async def main() -> ReplayResult:
-        async with Runtime(RuntimeOptions(home=home, server=server)) as runtime:
-            return await replay_async(directory, runtime, task=task, record=record)
-
-    return asyncio.run(main())
+    """Replay one recorded episode in a fresh world (sync; shares the process's runtime)."""
+    shared = acquire_runtime(RuntimeOptions(home=home, server=server))
+    try:
+        return shared.run(replay_async(directory, shared.runtime, task=task, record=record))
+    finally:
+        release_runtime(shared)
 
 
 __all__ = ["ReplayResult", "replay", "replay_async", "task_of"]

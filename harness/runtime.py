@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import logging
 import sys
 import threading
 from dataclasses import dataclass
@@ -79,6 +80,8 @@ class Runtime:
             if self.options.server:
                 self.url = self.options.server
             else:
+                # Concurrent episodes queue requests by design; waitress would warn on each.
+                logging.getLogger("waitress.queue").setLevel(logging.ERROR)
                 self._server = start_background_server(
                     self.store, threads=self.options.server_threads
                 )

@@ -149,6 +149,8 @@ class BrowserSession:
         self._traffic[page] = _Traffic(page)
         page.on("framenavigated", lambda frame: self._visit(page, frame))
         page.on("close", lambda _: self._forget(page))
+        # The apps open no JS dialogs; one from elsewhere would block the page, so dismiss it.
+        page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.dismiss()))
         self.pages.append(page)
         self.active = len(self.pages) - 1
 

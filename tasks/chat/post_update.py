@@ -90,9 +90,11 @@ class PostUpdate(Template):
             f"found {len(matching)}",
         )
         stray = _unclaimed(ctx, {("chat_message", pk) for pk in matching})
+        # Leaving the world untouched earns no credit for having broken nothing.
         clean = Check(
             "nothing else changed",
             not stray,
+            weight=1.0 if matching else 0.0,
             detail="no other change" if not stray else f"unexpected: {', '.join(stray[:5])}",
         )
         return Verdict((posted, clean))

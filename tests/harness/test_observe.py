@@ -86,7 +86,7 @@ def test_every_interactive_element_gets_a_bid(loop, channel_page):
 
 
 @pytest.mark.browser
-def test_bids_are_unique_and_skip_head_and_scripts(loop, channel_page):
+def test_bids_are_unique(loop, channel_page):
     loop.run(mark_elements(channel_page))
     bids = loop.run(
         channel_page.evaluate(
@@ -94,6 +94,11 @@ def test_bids_are_unique_and_skip_head_and_scripts(loop, channel_page):
         )
     )
     assert len(bids) == len(set(bids))
+
+
+@pytest.mark.browser
+def test_head_scripts_and_styles_get_no_bid(loop, channel_page):
+    loop.run(mark_elements(channel_page))
     assert loop.run(channel_page.locator("head [bid], script[bid], style[bid]").count()) == 0
 
 
@@ -246,7 +251,26 @@ def test_nodes_are_the_lines_of_the_axtree_text(loop, channel_page):
     assert lines == observation.axtree_txt.splitlines()
 
 
-def test_ignored_and_unnamed_wrapper_nodes_are_collapsed():
+def ax_node(
+    node_id: str,
+    role: str,
+    name: str,
+    children: list[str],
+    *,
+    backend: int | None,
+    ignored: bool = False,
+) -> dict:
+    node: dict = {"nodeId": node_id, "ignored": ignored, "role": {"value": role}}
+    if not ignored:
+        node["name"] = {"type": "computedString", "value": name}
+    if children:
+        node["childIds"] = children
+    if backend is not None:
+        node["backendDOMNodeId"] = backend
+    return node
+
+
+def test_pruning_collapses_wrappers_and_drops_repeated_text():
     ax = [
         ax_node("1", "RootWebArea", "Title", ["2"], backend=1),
         ax_node("2", "none", "", ["3"], backend=2, ignored=True),
@@ -265,23 +289,25 @@ def test_ignored_and_unnamed_wrapper_nodes_are_collapsed():
     )
 
 
-def ax_node(
-    node_id: str,
-    role: str,
-    name: str,
-    children: list[str],
-    *,
-    backend: int | None,
-    ignored: bool = False,
-) -> dict:
-    node: dict = {"nodeId": node_id, "ignored": ignored, "role": {"value": role}}
-    if not ignored:
-        node["name"] = {"type": "computedString", "value": name}
-    if children:
-        node["childIds"] = children
-    if backend is not None:
-        node["backendDOMNodeId"] = backend
-    return node
+def test_states_follow_the_value_and_text_repeating_the_value_is_left_out():
+    box = ax_node("2", "textbox", "Name", ["3"], backend=2)
+    box["value"] = {"type": "string", "value": "Has Spaces"}
+    box["properties"] = [
+        {"name": "focusable", "value": {"type": "booleanOrUndefined", "value": True}},
+        {"name": "focused", "value": {"type": "booleanOrUndefined", "value": True}},
+        {"name": "required", "value": {"type": "boolean", "value": True}},
+        {"name": "invalid", "value": {"type": "token", "value": "true"}},
+        {"name": "expanded", "value": {"type": "booleanOrUndefined", "value": False}},
+    ]
+    ax = [
+        ax_node("1", "RootWebArea", "Form", ["2"], backend=1),
+        box,
+        ax_node("3", "StaticText", "Has Spaces", [], backend=3),
+    ]
+    _, text = build_axtree(ax, {2: "7"})
+    assert text.splitlines()[1:] == [
+        "\t[7] textbox 'Name' value='Has Spaces', focused, required, expanded=false, invalid"
+    ]
 
 
 # -- DOM text ---------------------------------------------------------------------------------
@@ -319,6 +345,14 @@ def test_dom_text_shows_bids_and_current_values(loop, channel_page):
     assert re.search(
         rf'<textarea bid="{composer}" id="composer"[^>]*>Typed just now</textarea>', dom_txt
     )
+
+
+@pytest.mark.browser
+def test_a_dom_only_observation_has_no_accessibility_tree(loop, channel_page):
+    observation = see(loop, channel_page, axtree=False)
+    assert observation.nodes == ()
+    assert observation.axtree_txt == ""
+    assert observation.dom_txt.startswith("<body bid=")
 
 
 # -- screenshots ------------------------------------------------------------------------------

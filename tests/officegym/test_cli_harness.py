@@ -1,0 +1,100 @@
+"""`officegym run | replay | report | export-sft` on a registered task."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from officegym.cli import main
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def recorded(store, tmp_path_factory):
+    root = tmp_path_factory.mktemp("runs")
+    result = CliRunner().invoke(
+        main,
+        [
+            "run",
+            "--task",
+            "chat.post_update",
+            "--agent",
+            "oracle",
+            "--episodes",
+            "2",
+            "--workers",
+            "2",
+            "--record",
+            str(root),
+            "--world-home",
+            str(store.home),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    return root, result.output
+
+
+def test_run_prints_a_summary_table(recorded):
+    _, output = recorded
+    assert "chat.post_update · oracle" in output
+    assert "100%" in output and "1.000" in output
+
+
+def test_run_records_every_episode(recorded):
+    root, _ = recorded
+    folders = sorted(p.name for p in root.iterdir())
+    assert len(folders) == 2
+    assert folders[0].startswith("chat.post_update-s0-")
+
+
+def test_null_and_random_agents_score_zero(store):
+    for agent in ("null", "random"):
+        result = CliRunner().invoke(
+            main,
+            [
+                "run",
+                "--task",
+                "chat.post_update",
+                "--agent",
+                agent,
+                "--world-home",
+                str(store.home),
+            ],
+        )
+        assert result.exit_code == 0, result.output
+        row = [line for line in result.output.splitlines() if line.startswith("│")][-1]
+        cells = [cell.strip() for cell in row.strip("│").split("│")]
+        assert cells[:3] == ["1", "0%", "0.000"], row
+
+
+def test_replay_of_an_oracle_episode_matches(store, recorded):
+    root, _ = recorded
+    episode = sorted(root.iterdir())[0]
+    result = CliRunner().invoke(main, ["replay", str(episode), "--world-home", str(store.home)])
+    assert result.exit_code == 0, result.output
+    assert "final diff: same; verdict: same" in result.output
+
+
+def test_report_and_export_sft(recorded, tmp_path):
+    root, _ = recorded
+    episode = sorted(root.iterdir())[0]
+    result = CliRunner().invoke(main, ["report", str(episode), "--out", str(tmp_path / "r.html")])
+    assert result.exit_code == 0, result.output
+    assert "chat.post_update" in (tmp_path / "r.html").read_text()
+    out = tmp_path / "sft.jsonl"
+    result = CliRunner().invoke(main, ["export-sft", str(root), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 8  # 2 episodes × 4 oracle steps
+    assert lines[0]["messages"][-1]["role"] == "assistant"
+
+
+def test_unknown_task_is_a_clear_error(store):
+    result = CliRunner().invoke(
+        main, ["run", "--task", "chat.nope", "--world-home", str(store.home)]
+    )
+    assert result.exit_code != 0
+    assert "no task template 'chat.nope'" in result.output
