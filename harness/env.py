@@ -485,7 +485,11 @@ class AsyncEnv:
     async def _obs(self, page_obs: PageObservation) -> dict[str, Any]:
         session = self.session
         titles = []
-        for page in session.pages:
+        root = page_obs.nodes[0] if page_obs.nodes else None
+        for index, page in enumerate(session.pages):
+            if index == session.active and root is not None and root.role == "RootWebArea":
+                titles.append(root.name)  # the tree's root is named after the title
+                continue
             try:
                 titles.append(await page.title())
             except Exception:  # noqa: BLE001 - a tab closing right now has no title

@@ -116,11 +116,13 @@ _PAGE_SCRIPT = r"""
     if (Number.isInteger(n) && n >= next) next = n + 1;
   }
   const seen = new Set();
+  let fresh = 0;
   for (const el of elements) {
     let bid = el.getAttribute("bid");
     if (bid === null || seen.has(bid)) {
       bid = String(next++);
       el.setAttribute("bid", bid);
+      fresh++;
     }
     seen.add(bid);
   }
@@ -242,7 +244,7 @@ _PAGE_SCRIPT = r"""
       boxes.push([el.getAttribute("bid"), r.left, r.top, r.width, r.height]);
     }
   }
-  return {focused, dom, boxes, width: window.innerWidth};
+  return {focused, dom, boxes, fresh, width: window.innerWidth};
 }
 """
 
@@ -292,6 +294,13 @@ async def cdp_session(page: Page) -> CDPSession:
 
 
 _send_takes_timeout: bool | None = None
+
+# Per page: the document's backend node id and the bid of each element's backend node id, as
+# read by the last DOM snapshot. Backend ids and bids of an element never change while its
+# document lives, so the snapshot is skipped when no element got a new bid since.
+_known_bids: weakref.WeakKeyDictionary[Page, tuple[int | None, dict[int, str]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def _cdp_send(cdp: CDPSession, method: str, params: dict[str, Any] | None = None) -> Any:
@@ -505,9 +514,13 @@ async def observe(
         except PlaywrightError as error:
             raise _observation_error(page, error) from error
 
+    cached = _known_bids.get(page)
+
     async def mark_then_snapshot() -> tuple[dict[str, Any], Any]:
         data = await _run_page_script(page, dom=dom, som=som)
-        if session is None:
+        if session is None or (data["fresh"] == 0 and cached is not None):
+            # No element got a new bid since the last snapshot of this document: every bid
+            # the tree can refer to is known already (checked against the document below).
             return data, None
         # The snapshot must follow the marking: it is where the AX nodes' bids are read.
         return data, await _cdp_send(session, "DOMSnapshot.captureSnapshot", {"computedStyles": []})
@@ -531,8 +544,19 @@ async def observe(
     axtree_txt = ""
     if axtree:
         ax_nodes = results[1].get("nodes", [])
-        document_id, bids = _bids_by_backend_id(snapshot)
         root_id = ax_nodes[0].get("backendDOMNodeId") if ax_nodes else None
+        if snapshot is None and (cached is None or cached[0] != root_id):
+            try:
+                snapshot = await _cdp_send(
+                    session, "DOMSnapshot.captureSnapshot", {"computedStyles": []}
+                )
+            except PlaywrightError as error:
+                raise _observation_error(page, error) from error
+        if snapshot is None:
+            document_id, bids = cached
+        else:
+            document_id, bids = _bids_by_backend_id(snapshot)
+            _known_bids[page] = (document_id, bids)
         if not bids or root_id != document_id:
             raise ObservationError(
                 f"cannot observe {page.url!r}: the document changed during the observation; "

@@ -30,6 +30,17 @@ from .sandbox import Sandbox, SandboxViolation
 
 VIEWPORT = {"width": 1280, "height": 720}
 _CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+# Playwright's rules: visible = a non-empty box and not visibility:hidden; disabled = a
+# disabled form control, one inside a disabled fieldset, or aria-disabled.
+_ELEMENT_STATE_JS = """bid => {
+    const el = document.querySelector(`[bid="${CSS.escape(bid)}"]`);
+    if (!el) return "missing";
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (box.width === 0 || box.height === 0 || style.visibility === "hidden") return "hidden";
+    if (el.matches(":disabled") || el.closest("[aria-disabled=true]")) return "disabled";
+    return "ok";
+}"""
 _QUIET_JS = "() => new Promise(done => setTimeout(() => done(document.readyState), 0))"
 
 
@@ -201,21 +212,20 @@ class BrowserSession:
         return self.page.locator(f"[bid={_css_string(bid)}]")
 
     async def _element(self, bid: str, *, enabled: bool = True) -> Locator:
-        locator = self.locate(bid)
-        count = await locator.count()
-        if count == 0:
+        """The element with this bid, after one check that it exists, shows and is enabled."""
+        state = await self.page.evaluate(_ELEMENT_STATE_JS, bid)
+        if state == "missing":
             raise ActionFailed(
                 f"no element with bid {bid!r} on this page; use a bid from the latest axtree_txt"
             )
-        locator = locator.first
-        if not await locator.is_visible():
+        if state == "hidden":
             raise ActionFailed(
                 f"element {bid!r} is not visible (hidden, collapsed or zero-size); "
                 "open the menu or section that shows it first"
             )
-        if enabled and not await locator.is_enabled():
+        if enabled and state == "disabled":
             raise ActionFailed(f"element {bid!r} is disabled")
-        return locator
+        return self.locate(bid).first
 
     async def execute(self, action: Action) -> None:
         """Run one action on the active tab (raises ActionFailed with an agent-facing message)."""

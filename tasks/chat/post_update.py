@@ -23,9 +23,9 @@ _UPDATES = (
 )
 _THINGS = ("Q3 forecast", "pipeline", "budget", "onboarding", "roadmap", "hiring plan")
 _PHRASINGS = (
-    "Post this update in #{channel}: \"{text}\"",
-    "Could you let #{channel} know the following? \"{text}\"",
-    "Please share in the #{channel} channel: \"{text}\"",
+    'Post this update in #{channel}: "{text}"',
+    'Could you let #{channel} know the following? "{text}"',
+    'Please share in the #{channel} channel: "{text}"',
 )
 
 
