@@ -46,6 +46,8 @@ test: install lint
 
 bench: install
 	$(BIN)/python bench/world.py
+	$(BIN)/python bench/chat.py
+	$(BIN)/python bench/harness.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

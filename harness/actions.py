@@ -685,6 +685,11 @@ class PageActions:
         """What `step` returned for the most recent action (None before the first)."""
         return self._last
 
+    @property
+    def nodes(self) -> Sequence[Any]:
+        """The current page's accessibility nodes (preorder), for finders of your own."""
+        return self._nodes()
+
     def _run(self, name: str, *args: Any, **kwargs: Any) -> Any:
         self._last = self._step(format_action(name, *args, **kwargs))
         return self._last

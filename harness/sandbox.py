@@ -7,6 +7,7 @@ taken only from it.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -30,6 +31,7 @@ class Sandbox:
     blocked: int = 0
     blocked_urls: list[str] = field(default_factory=list)
     downloads: list[str] = field(default_factory=list)
+    saving: set[asyncio.Task] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.origin)
@@ -101,7 +103,7 @@ class Sandbox:
         """Abort foreign requests and web sockets, keep downloads in the episode folder."""
         await context.route(self.foreign, self._abort)
         await context.route_web_socket(self.foreign, self._close_socket)
-        context.on("page", lambda page: page.on("download", self._save_download))
+        context.on("page", lambda page: page.on("download", self._start_download))
 
     async def _abort(self, route: Route) -> None:
         self.block(route.request.url)
@@ -110,6 +112,11 @@ class Sandbox:
     async def _close_socket(self, socket: WebSocketRoute) -> None:
         self.block(socket.url)
         await socket.close(code=1008, reason="blocked by the officegym sandbox")
+
+    def _start_download(self, download: Download) -> None:
+        task = asyncio.ensure_future(self._save_download(download))
+        self.saving.add(task)
+        task.add_done_callback(self.saving.discard)
 
     async def _save_download(self, download: Download) -> None:
         name = _safe_name(download.suggested_filename)

@@ -206,7 +206,14 @@ class BrowserSession:
                     return True
                 continue
             if traffic is None or traffic.quiet.is_set():
-                return True
+                break
+        if self.sandbox.saving:
+            # A download is being written into the episode folder: let it land first.
+            _, pending = await asyncio.wait(
+                set(self.sandbox.saving), timeout=max(0.0, deadline - time.monotonic())
+            )
+            return not pending
+        return True
 
     def locate(self, bid: str) -> Locator:
         return self.page.locator(f"[bid={_css_string(bid)}]")

@@ -67,7 +67,13 @@ class PostUpdate(Template):
         return "/chat/"
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
-        actions.click(actions.find("link", params["channel"], exact=True))
+        # Sidebar links read "<name>" or "<name> , N unread".
+        channel = next(
+            n.bid
+            for n in actions.nodes
+            if n.bid and n.role == "link" and n.name.split(" , ")[0].strip() == params["channel"]
+        )
+        actions.click(channel)
         actions.fill(actions.find("textbox", f"Message #{params['channel']}"), params["text"])
         actions.click(actions.find("button", "Send", exact=True))
         actions.send_msg_to_user("Posted.")

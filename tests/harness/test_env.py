@@ -174,3 +174,33 @@ def test_ad_hoc_task_from_keywords(store):
         assert env.spec.id == "officegym/adhoc"
     finally:
         env.close()
+
+
+def test_registered_template_through_gymnasium_make(store):
+    import gymnasium
+
+    env = gymnasium.make(
+        "officegym.harness:officegym/chat.post_update", home=store.home, observation={"dom": False}
+    )
+    try:
+        obs, _ = env.reset(seed=4)
+        assert "#" in obs["goal"]
+        reward, info = env.unwrapped.solve()
+        assert reward == 1.0 and info["verdict"].success
+    finally:
+        env.close()
+
+
+def test_an_external_server_sharing_the_store_is_used(store, task):
+    from officegym.apps.web import start_background_server
+
+    with start_background_server(store) as server:
+        env = officegym.make(task, home=store.home, server=server.url)
+        try:
+            obs, _ = env.reset(seed=0)
+            assert obs["url"].startswith(server.url)
+            assert env.server_url == server.url
+            post_hello(env)
+            assert env.verify().success
+        finally:
+            env.close()

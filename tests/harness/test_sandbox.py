@@ -126,3 +126,31 @@ def test_only_the_origin_matches_as_local(tmp_path: Path):
     assert foreign.search("http://127.0.0.1:8000.evil.com/")
     assert foreign.search("https://127.0.0.1:8000/")
     assert foreign.search("http://localhost:8000/")
+
+
+def test_downloads_are_saved_in_the_episode_folder(env, store):
+    import sqlite3
+
+    golden = store.golden(0, "tiny")
+    conn = sqlite3.connect(f"file:{golden}?mode=ro", uri=True)
+    attachment_id, filename = conn.execute(
+        "SELECT a.id, a.filename FROM chat_attachment a JOIN chat_message m ON m.id = a.message_id"
+        " JOIN chat_channel c ON c.id = m.channel_id WHERE NOT c.is_private ORDER BY a.id LIMIT 1"
+    ).fetchone()
+    conn.close()
+    env.reset(seed=0)
+    page_eval(
+        env,
+        f"""() => {{
+            const a = document.createElement('a');
+            a.href = '/chat/files/{attachment_id}/{filename}';
+            a.textContent = 'get the file';
+            document.body.prepend(a);
+        }}""",
+    )
+    env.step("noop(0)")  # observe the page with the new link
+    link = env.actions.find("link", "get the file")
+    obs, _, _, _, info = env.step(f'click("{link}")')
+    assert obs["last_action_error"] == ""
+    assert info["downloads"] == [filename]
+    assert (env._core.sandbox.folder / filename).is_file()

@@ -241,3 +241,21 @@ def test_several_actions_in_one_step_run_in_order(new_channel_page):
     assert js(env, "() => document.querySelector('#name').value") == "plan-q3"
     assert js(env, "() => document.querySelector('#topic').value") == "Q3 planning"
     assert "Q3 planning" in obs["axtree_txt"]
+
+
+def test_an_element_that_never_becomes_clickable_times_out_with_a_message(new_channel_page):
+    env = new_channel_page
+    js(
+        env,
+        """() => {
+            const cover = document.createElement('div');
+            cover.style.cssText = 'position:fixed;inset:0;z-index:9999;background:transparent';
+            document.body.append(cover);
+        }""",
+    )
+    obs, *_ = env.step(f'click("{bid_of(env, "#name")}")')
+    assert obs["last_action_error"].startswith("click: timed out")
+    assert (
+        "intercepts pointer events" in obs["last_action_error"]
+        or "3000" in obs["last_action_error"]
+    )
