@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from percentiles import percentile
 from rich.console import Console
 from rich.table import Table
 
@@ -39,11 +40,6 @@ from officegym.seed_data.store import WorldStore
 TARGET_MS = 30.0
 WORLD = "bench"
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def timed(requests: int, call: Callable[[int], int]) -> list[float]:

@@ -26,6 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from percentiles import percentile
 from rich.console import Console
 from rich.table import Table
 
@@ -43,11 +44,6 @@ STEP_TARGET = 1.2
 SCALING_TARGET = 1.6
 START = "/chat/new"
 _CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def grade(ctx: EpisodeContext) -> Verdict:

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from percentiles import percentile
 from rich.console import Console
 from rich.table import Table
 
@@ -34,12 +35,6 @@ TARGETS = {
     ("generate (cold)", "small"): 10_000.0,
     ("golden cache hit", "small"): 50.0,
 }
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def timed(fn: Callable[[], object]) -> float:

@@ -10,20 +10,11 @@ from pathlib import Path
 import pytest
 
 from officegym.apps.web import WORLD_HEADER
+from officegym.harness.runtime import CHROMIUM, CHROMIUM_ARGS
 from officegym.seed_data.passwords import DEMO_PASSWORD
 from officegym.seed_data.store import WorldStore
 
 _ids = itertools.count()
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 @pytest.fixture(scope="session")
@@ -75,7 +66,7 @@ def browser():
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            executable_path=str(CHROMIUM), headless=True, args=list(CHROMIUM_ARGS)
         )
         yield chromium
         chromium.close()

@@ -19,9 +19,9 @@ from playwright.async_api import Browser, Page, Playwright, async_playwright
 
 from officegym.apps.web import WORLD_HEADER, BackgroundServer, start_background_server
 from officegym.harness.loop import LoopThread
+from officegym.harness.runtime import CHROMIUM, CHROMIUM_ARGS
 from officegym.seed_data.passwords import DEMO_PASSWORD
 from officegym.seed_data.store import WorldStore
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 
 T = TypeVar("T")
 
@@ -53,7 +53,7 @@ def loop() -> Iterator[BrowserLoop]:
     async def start() -> tuple[Playwright, Browser]:
         playwright = await async_playwright().start()
         browser = await playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            executable_path=str(CHROMIUM), headless=True, args=list(CHROMIUM_ARGS)
         )
         return playwright, browser
 
