@@ -585,6 +585,11 @@ class AsyncEnv:
             options=self.session_options,
         )
 
+    async def ready(self) -> None:
+        """Wait until the next episode's context (prepared in the background) is ready."""
+        if self._spare is not None:
+            await asyncio.wait({self._spare})
+
     async def _take_spare(self) -> BrowserSession:
         spare, self._spare = self._spare, None
         if spare is None:

@@ -20,8 +20,8 @@ def test_harness_bench_prints_every_figure_and_writes_raw_samples(tmp_path):
          "--episodes", "2", "--levels", "1,2", "--json", str(out)],
         capture_output=True, text=True, check=True, timeout=300,
     )  # fmt: skip
-    for label in ("reset", "step fill", "step click", "episodes/s"):
+    for label in ("reset light", "reset heavy", "step fill", "step click", "episodes/s"):
         assert label in done.stdout
     figures = json.loads(out.read_text())
     assert all(len(samples) == 2 for samples in figures["samples"].values())
-    assert set(figures["throughput"]) == {"1", "2"}
+    assert set(figures["throughput"]) == {"light/1", "light/2", "heavy/1", "heavy/2"}
