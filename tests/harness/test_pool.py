@@ -73,3 +73,33 @@ def test_pool_size_and_batch_length_are_checked(pool):
         pool.step(["noop()"])
     with pytest.raises(ValueError, match="n >= 1"):
         EnvPool("chat.post_update", 0)
+
+
+def test_async_env_runs_on_the_callers_event_loop(store):
+    """AsyncEnv in user asyncio code (on its own thread here: pytest's main thread may host
+    the sync Playwright of other suites)."""
+    import asyncio
+    import threading
+
+    from officegym.harness import AsyncEnv, Runtime, RuntimeOptions
+    from tests.harness.envs import hello_task
+
+    outcome: dict = {}
+
+    async def main() -> None:
+        async with Runtime(RuntimeOptions(home=store.home)) as runtime:
+            env = AsyncEnv(hello_task(store.golden(0, "tiny")), runtime, observation={"dom": False})
+            try:
+                obs, _ = await env.reset()
+                box = next(n.bid for n in env.nodes if n.role == "textbox" and "Message" in n.name)
+                send = next(n.bid for n in env.nodes if n.role == "button" and n.name == "Send")
+                await env.step(f'fill("{box}", "hello from the harness")\nclick("{send}")')
+                _, reward, terminated, _, info = await env.step('send_msg_to_user("ok")')
+                outcome.update(goal=obs["goal"], reward=reward, terminated=terminated)
+            finally:
+                await env.close()
+
+    thread = threading.Thread(target=lambda: asyncio.run(main()))
+    thread.start()
+    thread.join(120)
+    assert outcome["terminated"] and outcome["reward"] == 1.0
