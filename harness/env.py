@@ -120,6 +120,8 @@ class AsyncEnv:
         self.nodes: tuple[AXNode, ...] = ()
         self._spare: asyncio.Future[BrowserSession] | None = None
         self._world_spec: tuple[int, str] | None = None
+        self._golden: Path | None = None
+        self._world_now: datetime | None = None
         self._scratch = Path(tempfile.mkdtemp(prefix="officegym-episode-"))
         self._episodes = 0
         self.last_obs: dict[str, Any] = {}
@@ -186,9 +188,12 @@ class AsyncEnv:
         if self._world_spec != spec or not store.exists(self.world_id):
             await asyncio.to_thread(store.create, self.world_id, *spec, replace=True)
             self._world_spec = spec
+            # Both are fixed for the world's golden: read them once, not at every reset/grade.
+            self._golden = store.golden(*spec)
+            self._world_now = now_of(self._golden)
         else:
             await asyncio.to_thread(store.reset, self.world_id)
-        world_time = await asyncio.to_thread(self._world_time)
+        world_time = self._world_now
         self._episodes += 1
         folder = self._episode_folder(task)
         self._place_files(task, folder)
@@ -262,9 +267,6 @@ class AsyncEnv:
             data = json.loads(meta.read_text("utf-8"))
             data["agent"] = agent
             meta.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
-
-    def _world_time(self) -> datetime:
-        return now_of(self.runtime.store.world_path(self.world_id))
 
     async def step(self, action: str) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Run the action string; returns (obs, reward, terminated, truncated, info)."""
@@ -401,7 +403,7 @@ class AsyncEnv:
     async def _grade(self, *, final: bool) -> tuple[Verdict, WorldDiff]:
         store = self.runtime.store
         diff = await asyncio.to_thread(store.diff, self.world_id)
-        golden = store.golden(*self._world_spec)
+        golden = self._golden
         urls = tuple(self.session.visited) if self.session else ()
         ctx = EpisodeContext(
             task=self.task,

@@ -9,8 +9,10 @@ together deterministically: the same (template, world, seed) always gives the sa
 
 from __future__ import annotations
 
+import inspect
 import random
 import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -30,8 +32,9 @@ class UnknownTask(TaskError, LookupError):
     """No template is registered under that id."""
 
 
-class Template:
-    """Base class of task templates; subclasses set the class attributes and the methods."""
+class Template(ABC):
+    """Base class of task templates: subclasses set `id` and the metadata, and implement
+    `sample`, `goal`, `solve` and `verify` (a template missing one cannot be registered)."""
 
     id: ClassVar[str]
     apps: ClassVar[tuple[str, ...]] = ()
@@ -42,11 +45,13 @@ class Template:
     world: ClassVar[WorldSpec] = WorldSpec()
     max_steps: ClassVar[int] = 30
 
+    @abstractmethod
     def sample(self, world: sqlite3.Connection, rng: random.Random) -> dict[str, Any]:
-        raise NotImplementedError
+        """Pick the instance's entities from the golden world (read-only) with `rng`."""
 
+    @abstractmethod
     def goal(self, params: Mapping[str, Any], rng: random.Random) -> str:
-        raise NotImplementedError
+        """The request as a colleague would phrase it (the phrasing chosen by `rng`)."""
 
     def user(self, params: Mapping[str, Any]) -> str:
         return str(params["user"])
@@ -54,11 +59,13 @@ class Template:
     def start_url(self, params: Mapping[str, Any]) -> str:
         return "/"
 
+    @abstractmethod
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
-        raise NotImplementedError
+        """The oracle: reach the goal through the harness action API."""
 
+    @abstractmethod
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
-        raise NotImplementedError
+        """Grade the episode from its context (diff, answer, process)."""
 
     def instance(self, golden: Path | str, seed: int) -> Task:
         """The task for instance `seed` on the golden world file `golden`."""
@@ -96,6 +103,9 @@ def register(cls: type[Template]) -> type[Template]:
         raise TaskError(f"{cls.__name__}.id must look like 'app.verb_object', got {template_id!r}")
     if template_id in _REGISTRY and _REGISTRY[template_id] is not cls:
         raise TaskError(f"two templates share the id {template_id!r}")
+    if inspect.isabstract(cls):
+        missing = ", ".join(sorted(cls.__abstractmethods__))
+        raise TaskError(f"{template_id}: the template does not implement {missing}")
     if not 1 <= cls.difficulty <= 5:
         raise TaskError(f"{template_id}: difficulty must be 1-5, got {cls.difficulty!r}")
     if cls.split not in ("train", "test"):

@@ -11,6 +11,7 @@ from gymnasium.utils.env_checker import check_env
 import officegym
 from officegym.harness import EpisodeOver
 from officegym.harness.actions import format_action
+from officegym.seed_data.clock import now_of
 from officegym.seed_data.store import WorldStore
 from officegym.tasks.protocol import TaskError
 from tests.harness.envs import HELLO, TINY, hello_task
@@ -120,7 +121,7 @@ def test_reset_restores_the_world(env):
 def test_page_clock_is_frozen_at_the_world_clock(env):
     env.reset(seed=0)
     page_ms = env._shared.run(env._core.session.page.evaluate("Date.now()"))
-    world = env._core._world_time()
+    world = now_of(env.store.world_path(env.world_id))
     assert page_ms == world.replace(tzinfo=UTC).timestamp() * 1000
 
 
