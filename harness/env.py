@@ -9,7 +9,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
@@ -367,19 +367,35 @@ class AsyncEnv:
         verdict, diff = self._final
         return verdict.score, self._final_info(verdict, diff)
 
+    @property
+    def final(self) -> tuple[Verdict, WorldDiff] | None:
+        """The final verdict and diff once the episode is graded, else None."""
+        return self._final
+
     async def run_oracle(self) -> None:
         """Play the task's reference solution through the action API (in a worker thread)."""
         if self.task is None:
             raise EpisodeOver("call reset() before run_oracle()")
         if self.task.solve is None:
             raise TaskError(f"task {self.task.id!r} has no reference solution")
+        await self.run_script(self.task.solve)
+
+    async def run_script(self, script: Callable[[PageActions], Any]) -> None:
+        """Run `script(actions)` in a worker thread; each `PageActions` call is one step."""
+        if self.task is None:
+            raise EpisodeOver("call reset() before run_script()")
         loop = asyncio.get_running_loop()
 
         def step(text: str):
             return asyncio.run_coroutine_threadsafe(self.step(text), loop).result()
 
-        actions = PageActions(step, lambda: self.nodes)
-        await asyncio.to_thread(self.task.solve, actions)
+        def run() -> None:
+            try:
+                script(PageActions(step, lambda: self.nodes))
+            except StopIteration as exc:  # would hang the awaiting future
+                raise RuntimeError(f"the script stopped on an exhausted iterator: {exc!r}") from exc
+
+        await asyncio.to_thread(run)
 
     def result(self, elapsed_s: float) -> EpisodeResult:
         verdict, _ = self._final if self._final else (Verdict(), WorldDiff())

@@ -67,6 +67,22 @@ class Template(ABC):
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
         """Grade the episode from its context (diff, answer, process)."""
 
+    def collateral(self, actions: PageActions, params: Mapping[str, Any]) -> None:
+        """An edit an honest solution would not make, in the task's app (the quality gate's
+        change-everything probe adds it to the oracle's work). Apps' base classes define it."""
+        raise TaskError(f"{self.id}: no collateral edit defined for apps {self.apps}")
+
+    def decoy(self, params: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """Parameter overrides that point the oracle at a similar but wrong record (the gate's
+        wrong-record probe), or None when the task has no such near miss."""
+        found = params.get("decoy")
+        return dict(found) if isinstance(found, Mapping) else None
+
+    def candidates(self, params: Mapping[str, Any]) -> list[str]:
+        """Every plausible answer of an answer task (the gate checks that listing them all
+        fails); empty for tasks graded on state alone."""
+        return [str(c) for c in params.get("candidates", ())]
+
     def instance(self, golden: Path | str, seed: int) -> Task:
         """The task for instance `seed` on the golden world file `golden`."""
         rng = random.Random(f"{self.id}/{seed}")

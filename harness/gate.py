@@ -1,0 +1,289 @@
+"""The quality gate: every template proves its oracle solves it and its verifier resists
+degenerate agents, through the real apps in real Chromium.
+
+Per instance seed, the gate plays:
+
+- **oracle**, twice: must score 1.0 both times, with the same goal and the same diff
+  (determinism);
+- **null** (stops at once) and **random** (50 random actions): must score 0;
+- **change-everything**: the oracle's work plus a stray edit in the same app (the template's
+  `collateral`): must fail and score below 1;
+- **wrong-record** (when the template has a near miss, `decoy`): the oracle pointed at a
+  similar but wrong record: must fail and score below 1;
+- **all-candidates** (answer tasks): the oracle's work, answering with every candidate at
+  once: must fail and score below 1.
+
+`officegym check [--template ID] [--seeds N]` runs it and prints one row per template.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from officegym.tasks import registry
+from officegym.tasks.registry import Template
+
+from .actions import PageActions, parse_action
+from .agents import NullAgent, OracleAgent, RandomAgent
+from .env import AsyncEnv
+from .runtime import Runtime, RuntimeOptions
+
+PROBES = ("oracle", "null", "random", "change-everything", "wrong-record", "all-candidates")
+_FINAL_ACTIONS = ("send_msg_to_user", "report_infeasible")
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One gate episode: which agent, on which seed, what it scored, and whether that is
+    what the gate requires of it."""
+
+    agent: str
+    seed: int
+    score: float
+    success: bool
+    ok: bool
+    steps: int
+    elapsed_s: float
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """The gate's findings for one template."""
+
+    template: str
+    difficulty: int
+    split: str
+    seeds: tuple[int, ...]
+    probes: tuple[Probe, ...]
+    problems: tuple[str, ...]
+    elapsed_s: float
+    oracle_steps: tuple[int, ...] = field(default_factory=tuple)
+
+    @property
+    def passed(self) -> bool:
+        return not self.problems and all(p.ok for p in self.probes)
+
+    def summary(self, agent: str) -> str:
+        """`k/n` probes of `agent` that behaved, or `-` when the probe does not apply."""
+        runs = [p for p in self.probes if p.agent == agent]
+        if not runs:
+            return "-"
+        return f"{sum(p.ok for p in runs)}/{len(runs)}"
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["passed"] = self.passed
+        return data
+
+
+class _ScriptAgent:
+    """Plays `script(template, actions, params)` through the action API."""
+
+    def __init__(self, name: str, template: Template, script) -> None:
+        self.name = name
+        self.template = template
+        self.script = script
+
+    async def play(self, env: AsyncEnv) -> None:
+        params = env.task.params
+        await env.run_script(lambda actions: self.script(self.template, actions, params))
+
+
+def _deferring(actions: PageActions) -> tuple[PageActions, list[str]]:
+    """A `PageActions` that holds back the final message (so more can happen before it)."""
+    held: list[str] = []
+
+    def step(text: str):
+        if any(action.name in _FINAL_ACTIONS for action in parse_action(text)):
+            held.append(text)
+            return None
+        return actions._step(text)
+
+    return PageActions(step, lambda: actions.nodes), held
+
+
+def _change_everything(template: Template, actions: PageActions, params: Mapping) -> None:
+    deferred, held = _deferring(actions)
+    template.solve(deferred, params)
+    template.collateral(actions, params)
+    for text in held:
+        actions._step(text)
+
+
+def _wrong_record(template: Template, actions: PageActions, params: Mapping) -> None:
+    template.solve(actions, {**params, **(template.decoy(params) or {})})
+
+
+def _all_candidates(template: Template, actions: PageActions, params: Mapping) -> None:
+    deferred, _ = _deferring(actions)
+    template.solve(deferred, params)
+    actions.send_msg_to_user("; ".join(template.candidates(params)))
+
+
+def _expectation(agent: str) -> tuple[Callable[[float, bool], bool], str]:
+    if agent == "oracle":
+        return (lambda score, success: success and score == 1.0), "must succeed with score 1"
+    if agent in ("null", "random"):
+        return (lambda score, success: score == 0.0), "must score 0"
+    return (lambda score, success: not success and score < 1.0), "must fail with score < 1"
+
+
+async def _play(env: AsyncEnv, agent, seed: int) -> tuple[Probe, Any]:
+    clock = time.monotonic()
+    # The random agent gets its full budget of actions whatever the task's step limit.
+    env.max_steps_override = agent.steps if isinstance(agent, RandomAgent) else None
+    await env.reset(options={"instance_seed": seed})
+    env.set_agent_name(agent.name)
+    error = ""
+    try:
+        await agent.play(env)
+    except Exception as exc:  # noqa: BLE001 - a crashing script is a gate finding
+        error = f"{type(exc).__name__}: {exc}"
+    if not env.graded:
+        await env.finish()
+    verdict, diff = env.final
+    accept, rule = _expectation(agent.name)
+    ok = accept(verdict.score, verdict.success) and not (error and agent.name == "oracle")
+    detail = error if ok else f"{rule}; got score {verdict.score:.3f}. {error}".strip()
+    if not ok:
+        failed = "; ".join(f"{c.name}: {c.detail}" for c in verdict.failed if c.kind != "process")
+        passed = "; ".join(c.name for c in verdict.checks if c.passed and c.kind != "process")
+        detail += f" Failed: {failed or 'none'}. Passed: {passed or 'none'}."
+    probe = Probe(
+        agent=agent.name,
+        seed=seed,
+        score=verdict.score,
+        success=verdict.success,
+        ok=ok,
+        steps=env.steps,
+        elapsed_s=round(time.monotonic() - clock, 3),
+        detail=detail,
+    )
+    return probe, diff
+
+
+async def check_template(
+    template: Template, env: AsyncEnv, seeds: Sequence[int], *, random_steps: int = 50
+) -> GateResult:
+    """Run every probe of the gate for `template` on `seeds` in `env` (a fresh world each)."""
+    clock = time.monotonic()
+    probes: list[Probe] = []
+    problems: list[str] = []
+    oracle_steps: list[int] = []
+    for seed in seeds:
+        first, diff_a = await _play(env, OracleAgent(), seed)
+        goal_a, params_a = env.task.goal, env.task.params
+        second, diff_b = await _play(env, OracleAgent(), seed)
+        probes += [first, second]
+        oracle_steps.append(first.steps)
+        if env.task.goal != goal_a or dict(env.task.params) != dict(params_a):
+            problems.append(f"seed {seed}: the same instance seed gave a different goal")
+        if json.dumps(diff_a.to_json(), sort_keys=True) != json.dumps(
+            diff_b.to_json(), sort_keys=True
+        ):
+            problems.append(f"seed {seed}: two oracle runs left different diffs")
+        agents: list[Any] = [NullAgent(), RandomAgent(random_steps, seed)]
+        agents.append(_ScriptAgent("change-everything", template, _change_everything))
+        if template.decoy(env.task.params):
+            agents.append(_ScriptAgent("wrong-record", template, _wrong_record))
+        if template.candidates(env.task.params):
+            agents.append(_ScriptAgent("all-candidates", template, _all_candidates))
+        for agent in agents:
+            probe, _ = await _play(env, agent, seed)
+            probes.append(probe)
+    return GateResult(
+        template=template.id,
+        difficulty=template.difficulty,
+        split=template.split,
+        seeds=tuple(seeds),
+        probes=tuple(probes),
+        problems=tuple(problems),
+        elapsed_s=round(time.monotonic() - clock, 3),
+        oracle_steps=tuple(oracle_steps),
+    )
+
+
+async def run_gate_async(
+    template_ids: Iterable[str] | None = None,
+    seeds: Sequence[int] = (0, 1, 2, 3, 4),
+    *,
+    runtime: Runtime,
+    workers: int = 1,
+    random_steps: int = 50,
+    on_result: Callable[[GateResult], None] | None = None,
+) -> list[GateResult]:
+    """The gate for each template (all registered ones by default), `workers` at a time."""
+    ids = list(template_ids) if template_ids else [cls.id for cls in registry.templates()]
+    templates = [registry.get(template_id) for template_id in ids]
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for index in range(len(templates)):
+        queue.put_nowait(index)
+    results: dict[int, GateResult] = {}
+
+    async def worker(number: int) -> None:
+        envs: dict[str, AsyncEnv] = {}
+        try:
+            while not queue.empty():
+                index = queue.get_nowait()
+                template = templates[index]
+                env = envs.get(template.id) or AsyncEnv(
+                    template, runtime, observation={"axtree": True}, name=f"gate{number}-{index}"
+                )
+                envs[template.id] = env
+                result = await check_template(template, env, seeds, random_steps=random_steps)
+                results[index] = result
+                await env.close()
+                if on_result is not None:
+                    on_result(result)
+        finally:
+            for env in envs.values():
+                await env.close()
+
+    await asyncio.gather(*(worker(n) for n in range(max(1, workers))))
+    return [results[i] for i in range(len(templates))]
+
+
+def run_gate(
+    template_ids: Iterable[str] | None = None,
+    seeds: Sequence[int] = (0, 1, 2, 3, 4),
+    *,
+    home: Path | None = None,
+    workers: int = 1,
+    random_steps: int = 50,
+    on_result: Callable[[GateResult], None] | None = None,
+) -> list[GateResult]:
+    """`run_gate_async` on a runtime of its own (browser and server), closed at the end."""
+
+    async def main() -> list[GateResult]:
+        runtime = Runtime(RuntimeOptions(home=home))
+        await runtime.start()
+        try:
+            return await run_gate_async(
+                template_ids,
+                seeds,
+                runtime=runtime,
+                workers=workers,
+                random_steps=random_steps,
+                on_result=on_result,
+            )
+        finally:
+            await runtime.close()
+
+    return asyncio.run(main())
+
+
+__all__ = [
+    "PROBES",
+    "GateResult",
+    "Probe",
+    "check_template",
+    "run_gate",
+    "run_gate_async",
+]

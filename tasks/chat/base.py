@@ -1,0 +1,101 @@
+"""What chat templates share: the app, the start page, the gate's collateral edit, and the
+UI moves oracles are made of (open a channel from the sidebar, post, find a message).
+
+Oracles use only what an agent could see: links and buttons by their accessible names,
+the search box, and URLs shown on the page. They never write to the world directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from officegym.tasks.match import squash
+from officegym.tasks.registry import Template
+
+if TYPE_CHECKING:
+    from officegym.harness.actions import PageActions
+
+COLLATERAL_TEXT = "Done, closing this out."
+
+
+class ChatTemplate(Template):
+    """Base of the chat templates: `apps`, start page, collateral edit."""
+
+    apps = ("chat",)
+
+    def start_url(self, params: Mapping[str, Any]) -> str:
+        return "/chat/"
+
+    def collateral(self, actions: PageActions, params: Mapping[str, Any]) -> None:
+        """Post a stray message in #general (or #random when the task is about #general)."""
+        target = "random" if params.get("channel") == "general" else "general"
+        actions.goto("/chat/")
+        open_channel(actions, target)
+        post(actions, f"Message #{target}", COLLATERAL_TEXT)
+
+
+def sidebar_link(actions: PageActions, label: str) -> str | None:
+    """The bid of the sidebar link to channel or DM `label` (names read "x , N unread")."""
+    for node in actions.nodes:
+        if node.bid and node.role == "link" and node.name.split(" , ")[0].strip() == label:
+            return node.bid
+    return None
+
+
+def open_channel(actions: PageActions, name: str) -> None:
+    """Open #`name`: from the sidebar when the user is in it, else through Browse channels."""
+    link = sidebar_link(actions, name)
+    if link is None:
+        actions.click(actions.find("link", "Browse channels"))
+        actions.fill(actions.find("searchbox", "Search channels", exact=True), name)
+        actions.check(actions.find("checkbox", "Include archived"))
+        actions.click(actions.find("button", "Search", exact=True))
+        # Result links read "<name> ✓ Joined · N members · topic".
+        for node in actions.nodes:
+            if node.bid and node.role == "link" and squash(node.name).split(" ")[0] == name:
+                link = node.bid
+                break
+        else:
+            raise LookupError(f"#{name} is not among the channels Browse found")
+    actions.click(link)
+
+
+def post(actions: PageActions, composer: str, text: str) -> None:
+    """Type `text` into the composer labelled `composer` and send it."""
+    actions.fill(actions.find("textbox", composer, exact=True), text)
+    actions.click(actions.find("button", "Send", exact=True))
+
+
+def find_message(actions: PageActions, snippet: str) -> str:
+    """The bid of the message (article) on the page whose text contains `snippet`."""
+    wanted = squash(snippet).casefold()
+    nodes: Sequence[Any] = actions.nodes
+    for index, node in enumerate(nodes):
+        if node.role != "article" or not node.bid:
+            continue
+        for inner in nodes[index + 1 :]:
+            if inner.depth <= node.depth:
+                break
+            if wanted in squash(inner.name).casefold():
+                return node.bid
+    raise LookupError(f"no message on the page contains {snippet!r}")
+
+
+def message_action(actions: PageActions, snippet: str, action: str) -> None:
+    """Open a message's "More actions" menu and click `action` (e.g. "Pin to channel")."""
+    article = find_message(actions, snippet)
+    actions.click(actions.find("button", "More actions", within=article))
+    article = find_message(actions, snippet)
+    actions.click(actions.find(None, action, within=article))
+
+
+__all__ = [
+    "COLLATERAL_TEXT",
+    "ChatTemplate",
+    "find_message",
+    "message_action",
+    "open_channel",
+    "post",
+    "sidebar_link",
+]
