@@ -9,7 +9,7 @@ PORT ?= 8000
 SEED ?= 0
 SCALE ?= small
 
-.PHONY: run test lint format bench browser install clean
+.PHONY: run test check lint format bench browser install clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -43,6 +43,10 @@ format: $(STAMP)
 
 test: install lint
 	$(BIN)/python -m pytest -n auto
+
+# The full quality gate: every task template on instance seeds 0-4 (make test runs seeds 0-1).
+check: install
+	$(BIN)/officegym check --seeds 5 --json out/gate.json
 
 bench: install
 	$(BIN)/python bench/world.py

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 
 from officegym.seed_data.changelog import world_tables
 from officegym.seed_data.ids import DEFAULT_WORLD
@@ -176,10 +176,6 @@ def worlds_drop_golden(store: WorldStore, bases: tuple[str, ...], stale: bool) -
             console.print(f"[red]no golden {name!r}[/]")
 
 
-if __name__ == "__main__":
-    main()
-
-
 @main.command()
 @click.option("--task", "task_id", required=True, help="Template id, e.g. chat.post_update.")
 @click.option(
@@ -309,3 +305,175 @@ def export_sft_command(paths, out: Path, include_failed: bool, observation: str)
         f"episodes to {out} ({stats.skipped_failed} failed, {stats.skipped_unfinished} "
         "unfinished skipped)"
     )
+
+
+def _chosen_templates(app: str | None, split: str | None, difficulty: tuple[int, ...]):
+    from officegym.tasks.registry import templates
+
+    return [
+        t
+        for t in templates()
+        if (app is None or app in t.apps)
+        and (split is None or t.split == split)
+        and (not difficulty or t.difficulty in difficulty)
+    ]
+
+
+@main.command("tasks")
+@click.option("--app", help="Only templates that use this app (chat, crm, ...).")
+@click.option("--split", type=click.Choice(["train", "test"]), help="Only this split.")
+@click.option(
+    "--difficulty",
+    type=click.IntRange(1, 5),
+    multiple=True,
+    help="Only this difficulty (repeatable).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def tasks_command(app: str | None, split: str | None, difficulty, as_json: bool) -> None:
+    """List the registered task templates with their metadata and counts."""
+    import json
+    from collections import Counter
+
+    chosen = _chosen_templates(app, split, difficulty)
+    if as_json:
+        rows = [
+            {
+                "id": t.id,
+                "apps": list(t.apps),
+                "difficulty": t.difficulty,
+                "difficulty_reason": t.difficulty_reason,
+                "split": t.split,
+                "tags": list(t.tags),
+                "max_steps": t.max_steps,
+            }
+            for t in chosen
+        ]
+        click.echo(json.dumps(rows, indent=2))
+        return
+    table = Table(
+        Column("template", no_wrap=True),
+        *("apps", "difficulty", "split", "tags", "steps", "why this difficulty"),
+    )
+    for t in chosen:
+        table.add_row(
+            t.id,
+            ",".join(t.apps),
+            str(t.difficulty),
+            t.split,
+            ",".join(t.tags),
+            str(t.max_steps),
+            t.difficulty_reason,
+        )
+    console.print(table)
+    splits = Counter(t.split for t in chosen)
+    levels = Counter(t.difficulty for t in chosen)
+    apps = Counter(a for t in chosen for a in t.apps)
+    console.print(
+        f"{len(chosen)} templates · "
+        + " ".join(f"{k}={v}" for k, v in sorted(splits.items()))
+        + " · difficulty "
+        + " ".join(f"{k}:{v}" for k, v in sorted(levels.items()))
+        + " · apps "
+        + " ".join(f"{k}={v}" for k, v in sorted(apps.items()))
+    )
+
+
+@main.command("check")
+@click.option(
+    "--template", "template_ids", multiple=True, help="Template id (repeatable; default: all)."
+)
+@click.option("--app", help="Only templates that use this app.")
+@click.option("--split", type=click.Choice(["train", "test"]), help="Only this split.")
+@click.option(
+    "--seeds",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Instance seeds per template (0 .. N-1).",
+)
+@click.option("--workers", type=click.IntRange(1, 16), default=1, show_default=True)
+@click.option(
+    "--random-steps", type=click.IntRange(min=1), default=50, show_default=True, hidden=True
+)
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write every probe's result to this JSON file.",
+)
+@_home_option
+def check_command(
+    template_ids, app, split, seeds, workers, random_steps, json_out, world_home
+) -> None:
+    """Run the quality gate: per template and instance seed, the oracle must score 1 (twice,
+    with the same diff), null and random agents 0, and change-everything, wrong-record and
+    all-candidates agents must fail. Exits 1 when any template fails."""
+    import json
+
+    from officegym.harness.gate import PROBES, run_gate
+    from officegym.tasks.registry import UnknownTask, get
+
+    try:
+        ids = [get(t).id for t in template_ids] or [t.id for t in _chosen_templates(app, split, ())]
+    except UnknownTask as error:
+        raise click.ClickException(str(error)) from None
+    if not ids:
+        raise click.ClickException("no template matches the filters")
+    console.print(f"gate: {len(ids)} templates × {seeds} seeds, {workers} worker(s)")
+    table = Table(
+        Column("template", no_wrap=True),
+        *("d", "split", "steps", "oracle", "null", "rand", "chg", "wrong", "cand", "time", "ok"),
+        caption="probes that behaved / probes run; steps = oracle steps; chg = change-everything,"
+        " wrong = wrong-record, cand = all-candidates",
+    )
+
+    def row(result) -> None:
+        steps = result.oracle_steps
+        shown = (
+            f"{min(steps)}–{max(steps)}"
+            if steps and min(steps) != max(steps)
+            else (str(steps[0]) if steps else "-")
+        )
+        mark = "[green]pass" if result.passed else "[red]FAIL"
+        table.add_row(
+            result.template,
+            str(result.difficulty),
+            result.split,
+            shown,
+            *(result.summary(p) for p in PROBES),
+            f"{result.elapsed_s:.0f}s",
+            mark,
+        )
+        console.print(
+            f"{'pass' if result.passed else 'FAIL'} {result.template} ({result.elapsed_s:.0f} s)"
+        )
+        for problem in result.problems:
+            console.print(f"  [red]{problem}")
+        for probe in result.probes:
+            if not probe.ok:
+                console.print(f"  [red]{probe.agent} seed {probe.seed}:[/] {probe.detail}")
+
+    results = run_gate(
+        ids,
+        seeds=tuple(range(seeds)),
+        home=world_home,
+        workers=workers,
+        random_steps=random_steps,
+        on_result=row,
+    )
+    console.print(table)
+    failed = [r.template for r in results if not r.passed]
+    total = sum(r.elapsed_s for r in results)
+    console.print(
+        f"{len(results) - len(failed)}/{len(results)} templates passed; "
+        f"{total:.0f} s of gate time ({total / max(1, len(results)):.1f} s per template)"
+    )
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps([r.to_json() for r in results], indent=2))
+    if failed:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

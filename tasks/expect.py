@@ -14,9 +14,10 @@
 Each expectation becomes one `Check` with a name, a weight and a detail saying what was
 expected and what was found. Expectations that find rows *claim* them; `nothing_else()`
 fails on any change that no expectation claimed (collateral damage), apart from the honest
-variance of using the product (`HONEST_VARIANCE`) and the rows an app derives from a claimed
-one (`DERIVED`). Guards (`unchanged`, `nothing_else`) only earn their weight when some
-positive expectation passed: an untouched world scores 0, not "nothing broke".
+variance of using the product (`HONEST_VARIANCE`), the columns an app stamps on an update it
+makes (`STAMPS`) and the child rows that follow a claimed parent (`CHILDREN`). Guards
+(`unchanged`, `nothing_else`) only earn their weight when some positive expectation passed:
+an untouched world scores 0, not "nothing broke".
 
 Columns are matched with `officegym.tasks.match`: plain values compare after whitespace
 normalisation; generated ids and timestamps are never compared unless an expectation names

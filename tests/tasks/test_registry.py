@@ -29,3 +29,23 @@ def test_unknown_ids_name_the_registered_ones():
 
 def test_builtin_templates_are_registered_by_id():
     assert "chat.post_update" in {t.id for t in templates()}
+
+
+TAGS = {"navigation", "search", "form", "answer", "multi-step", "cross-app"}
+
+
+def test_the_chat_suite_has_25_templates_across_every_difficulty_and_both_splits():
+    chat = [t for t in templates() if t.id.startswith("chat.")]
+    assert len(chat) >= 25
+    assert {t.difficulty for t in chat} == {1, 2, 3, 4, 5}
+    assert sum(t.split == "test" for t in chat) >= 5
+
+
+def test_every_template_has_complete_metadata():
+    for t in templates():
+        app = t.id.split(".")[0]
+        assert app in t.apps, t.id
+        assert t.split in ("train", "test"), t.id
+        assert 1 <= t.difficulty <= 5 and len(t.difficulty_reason) > 10, t.id
+        assert t.tags and set(t.tags) <= TAGS, (t.id, t.tags)
+        assert 1 <= t.max_steps <= 100, t.id

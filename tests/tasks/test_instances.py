@@ -1,0 +1,70 @@
+"""Every template's instances on the default world: deterministic, JSON-safe, varied in
+phrasing, sometimes impossible, and test-split goals phrased unlike any train goal."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from officegym.tasks.registry import templates
+
+pytestmark = pytest.mark.slow
+
+SEEDS = range(12)
+
+
+@pytest.fixture(scope="module")
+def instances(store):
+    """Instances of every template on seeds 0..11 of the small seed-0 world."""
+    golden = store.golden(0, "small")
+    return {t.id: [t().instance(golden, s) for s in SEEDS] for t in templates()}
+
+
+def test_the_same_instance_seed_gives_the_same_goal_and_params(store, instances):
+    golden = store.golden(0, "small")
+    for t in templates():
+        for seed in (0, 5):
+            again = t().instance(golden, seed)
+            first = instances[t.id][seed]
+            assert (again.goal, dict(again.params)) == (first.goal, dict(first.params)), t.id
+
+
+def test_params_are_json_and_goals_vary(instances):
+    for template_id, tasks in instances.items():
+        for task in tasks:
+            json.dumps(task.describe())
+            assert task.goal.strip() and "{" not in task.goal, (template_id, task.goal)
+            assert "@" in task.user
+        assert len({task.goal for task in tasks}) >= 6, template_id
+
+
+def test_impossible_instances_exist_and_are_a_minority(instances):
+    impossible = {
+        template_id: sum(t.params.get("feasible", True) is False for t in tasks)
+        for template_id, tasks in instances.items()
+    }
+    assert sum(1 for n in impossible.values() if n) >= 4, impossible
+    assert all(n <= len(SEEDS) // 2 for n in impossible.values()), impossible
+
+
+def _shingles(text: str, n: int = 5) -> set[tuple[str, ...]]:
+    # Quoted text (message bodies, names) is content, not phrasing.
+    plain = re.sub(r'"[^"]*"|\'[^\']*\'', " ", text.casefold())
+    words = re.findall(r"[a-z]+", plain)
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def test_test_split_goals_share_no_five_word_phrase_with_train_goals(instances):
+    split = {t.id: t.split for t in templates()}
+    train: set[tuple[str, ...]] = set()
+    for template_id, tasks in instances.items():
+        if split[template_id] == "train":
+            for task in tasks:
+                train |= _shingles(task.goal)
+    for template_id, tasks in instances.items():
+        if split[template_id] == "test":
+            for task in tasks:
+                shared = _shingles(task.goal) & train
+                assert not shared, (template_id, task.goal, sorted(shared)[:3])

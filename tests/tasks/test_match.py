@@ -1,0 +1,80 @@
+"""Column matchers: plain values, and each matcher's yes, no and description."""
+
+from __future__ import annotations
+
+import pytest
+
+from officegym.tasks.match import (
+    any_of,
+    approx,
+    ci,
+    contains,
+    describe,
+    is_null,
+    is_set,
+    matches,
+    one_of_ids,
+    squash,
+)
+
+
+def test_plain_strings_ignore_whitespace_runs_and_ends_only():
+    assert matches("Ship it on Friday", "  Ship it\n on   Friday ")
+    assert not matches("Ship it on Friday", "ship it on friday")
+    assert not matches("Ship it on Friday", "Ship it on Friday!")
+    assert squash(" a \t b\n") == "a b"
+
+
+def test_plain_values_booleans_and_null():
+    assert matches(True, 1) and matches(False, 0) and not matches(True, 0)
+    assert not matches(True, "1")
+    assert matches(None, None) and not matches(None, 0) and not matches(0, None)
+    assert matches(3, 3) and matches(3, 3.0) and not matches(3, 4)
+    assert not matches("3", 3)
+
+
+def test_contains_needs_every_part_and_is_case_insensitive_by_default():
+    m = contains("budget", "Friday")
+    assert m.matches("The BUDGET is due friday")
+    assert not m.matches("The budget is due Monday")
+    assert not m.matches(None) and not m.matches(42)
+    assert not contains("Budget", case=True).matches("budget")
+    assert contains("two  words").matches("two\nwords here")
+    with pytest.raises(ValueError):
+        contains()
+    assert "budget" in m.describe() and "Friday" in m.describe()
+
+
+def test_ci_is_whole_value_equality_ignoring_case_and_spacing():
+    assert ci("Q3 Forecast").matches("q3  forecast")
+    assert not ci("Q3 Forecast").matches("q3 forecast v2")
+    assert not ci("x").matches(None)
+
+
+def test_any_of_accepts_plain_values_and_matchers():
+    m = any_of("open", contains("won"))
+    assert m.matches("open") and m.matches("Closed Won") and not m.matches("lost")
+    with pytest.raises(ValueError):
+        any_of()
+
+
+def test_approx_relative_and_absolute_tolerance():
+    assert approx(100, rel=0.01).matches(100.9)
+    assert not approx(100, rel=0.01).matches(101.5)
+    assert approx(0, abs=0.5).matches(-0.4)
+    # Numbers stored as text (a sheet cell) are read as numbers; other text never matches.
+    assert approx(10).matches("10.0") and not approx(10).matches("ten")
+    assert not approx(10).matches(None)
+    assert not approx(1).matches(True)
+
+
+def test_one_of_ids_is_set_and_is_null():
+    assert one_of_ids([3, 5]).matches(5) and not one_of_ids([3, 5]).matches(4)
+    assert not one_of_ids([1]).matches(True)
+    assert is_set().matches("2025-01-01") and not is_set().matches(None)
+    assert is_null().matches(None) and not is_null().matches("")
+
+
+def test_descriptions_name_the_expected_value():
+    assert describe("x") == "'x'"
+    assert "3" in describe(one_of_ids([3])) and "5" in describe(approx(5))
