@@ -412,10 +412,14 @@ def inserted(
     name: str | None = None,
     weight: float = 1.0,
     required: bool = True,
+    columns: Mapping[str, Any] | None = None,
     **match: Any,
 ) -> _RowExpectation:
-    """`count` new rows of `table` match (`None`: at least one); all matches are claimed."""
-    return _Inserted(table, count, match, name, weight, required)
+    """`count` new rows of `table` match (`None`: at least one); all matches are claimed.
+
+    `columns` holds matches for columns named like this function's own keywords
+    (`columns={"name": "it-offsite"}`)."""
+    return _Inserted(table, count, {**(columns or {}), **match}, name, weight, required)
 
 
 def updated(
@@ -425,12 +429,14 @@ def updated(
     name: str | None = None,
     weight: float = 1.0,
     required: bool = True,
+    columns: Mapping[str, Any] | None = None,
     **changes: Any,
 ) -> _RowExpectation:
     """Row `key` (a primary key, or a column match on the row after the update) changed
     each named column to a matching value. Only the named columns (and the row's `STAMPS`)
-    are claimed; other changes to the row are collateral."""
-    return _Updated(table, key, changes, name, weight, required)
+    are claimed; other changes to the row are collateral. `columns`: changes to columns
+    named like this function's keywords."""
+    return _Updated(table, key, {**(columns or {}), **changes}, name, weight, required)
 
 
 def deleted(
@@ -441,10 +447,12 @@ def deleted(
     name: str | None = None,
     weight: float = 1.0,
     required: bool = True,
+    columns: Mapping[str, Any] | None = None,
     **match: Any,
 ) -> _RowExpectation:
-    """Row `key` is gone, or `count` deleted rows of `table` matched `match` (old values)."""
-    return _Deleted(table, key, count, match, name, weight, required)
+    """Row `key` is gone, or `count` deleted rows of `table` matched `match` (old values;
+    `columns` for columns named like this function's keywords)."""
+    return _Deleted(table, key, count, {**(columns or {}), **match}, name, weight, required)
 
 
 def unchanged(

@@ -28,9 +28,15 @@ class ChatTemplate(Template):
         return "/chat/"
 
     def collateral(self, actions: PageActions, params: Mapping[str, Any]) -> None:
-        """Post a stray message in #general (or #random when the task is about #general)."""
-        target = "random" if params.get("channel") == "general" else "general"
+        """Post a stray message in #general, or in the user's first other channel when the
+        task is about #general."""
         actions.goto("/chat/")
+        names = sidebar_channels(actions)
+        avoid = params.get("channel")
+        others = [n for n in names if n != avoid]
+        if not others:
+            raise LookupError(f"the user is in no channel besides #{avoid}")
+        target = "general" if "general" in others else others[0]
         open_channel(actions, target)
         post(actions, f"Message #{target}", COLLATERAL_TEXT)
 
@@ -41,6 +47,18 @@ def sidebar_link(actions: PageActions, label: str) -> str | None:
         if node.bid and node.role == "link" and node.name.split(" , ")[0].strip() == label:
             return node.bid
     return None
+
+
+def sidebar_channels(actions: PageActions) -> list[str]:
+    """The names of the channels in the sidebar's Channels list, in order."""
+    listing = actions.find("list", "Channels", exact=True)
+    names = []
+    for bid in actions.find_all("link", within=listing):
+        name = next(n.name for n in actions.nodes if n.bid == bid)
+        label = squash(name).split(" , ")[0].strip()
+        if label and label != "Add channel":
+            names.append(label)
+    return names
 
 
 def open_channel(actions: PageActions, name: str) -> None:
@@ -97,5 +115,6 @@ __all__ = [
     "message_action",
     "open_channel",
     "post",
+    "sidebar_channels",
     "sidebar_link",
 ]

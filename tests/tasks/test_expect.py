@@ -112,6 +112,25 @@ def test_updated_by_column_match_finds_the_row():
         expect.updated("chat_channel", 4)
 
 
+def test_columns_named_like_keywords_are_matched_through_columns():
+    channel = {"id": 40, "name": "it-offsite", "kind": "private", "topic": "Wins"}
+    c = ctx({"chat_channel": {"inserted": {40: channel}}})
+    made = expect.inserted("chat_channel", columns={"name": "it-offsite"}, kind="private")
+    assert expect.grade(c, made, expect.nothing_else()).success
+    wrong = expect.inserted("chat_channel", columns={"name": "it-onsite"}, name="the channel")
+    v = expect.grade(c, wrong)
+    assert not v.success and v.checks[0].name == "the channel"
+    renamed = update(channel, name=("it-offsite", "it-retreat"))
+    c = ctx({"chat_channel": {"updated": {40: renamed}}})
+    assert expect.grade(
+        c, expect.updated("chat_channel", 40, columns={"name": "it-retreat"})
+    ).success
+    gone = ctx({"chat_channel": {"deleted": {40: channel}}})
+    assert expect.grade(
+        gone, expect.deleted("chat_channel", columns={"name": "it-offsite"})
+    ).success
+
+
 def test_derived_children_follow_a_claimed_message_but_not_an_unclaimed_one():
     mention = {"id": 1, "message_id": 900, "employee_id": 12}
     stray = {"id": 2, "message_id": 555, "employee_id": 12}
