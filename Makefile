@@ -51,6 +51,7 @@ check: install
 bench: install
 	$(BIN)/python bench/world.py
 	$(BIN)/python bench/chat.py
+	$(BIN)/python bench/crm.py
 	$(BIN)/python bench/harness.py
 
 clean:

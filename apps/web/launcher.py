@@ -28,7 +28,7 @@ from .branding import current_company
 from .world import get_db
 
 # Modules that call register_app() when imported; apps add themselves here as they land.
-BUILTIN_APP_MODULES: tuple[str, ...] = ("officegym.apps.chat",)
+BUILTIN_APP_MODULES: tuple[str, ...] = ("officegym.apps.chat", "officegym.apps.crm")
 
 _SLUG = re.compile(r"[a-z][a-z0-9-]{0,31}")
 _EXTENSION = "officegym.apps"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .. import search_index
 from ..schema import SCHEMA_VERSION
-from . import booking, chat, crm, mess, people, sheets
+from . import booking, chat, crm, crm_history, mess, people, sheets
 from .company import choose_company
 from .context import World
 from .scales import SCALES
@@ -35,6 +35,7 @@ def build_world(seed: int, scale: str, path: Path) -> dict[str, int]:
     people.build(world)
     crm.build(world)
     mess.plant_crm_mess(world)
+    crm_history.build(world)
     booking.build(world)
     sheets.build(world)
     chat.build(world)

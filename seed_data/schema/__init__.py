@@ -3,7 +3,18 @@
 from .base import SCHEMA_VERSION, Base
 from .booking import Approval, Availability, Property, Reservation, Resource, TravelPolicy
 from .chat import Attachment, Channel, Membership, Mention, Message, Pin, Reaction, SavedItem
-from .crm import Account, Activity, Contact, Lead, Note, Opportunity
+from .crm import (
+    Account,
+    AccountHistory,
+    Activity,
+    Contact,
+    ContactHistory,
+    Lead,
+    LeadHistory,
+    Note,
+    Opportunity,
+    OpportunityHistory,
+)
 from .meta import WorldMeta, WorldOddity, WorldTextRef
 from .people import Employee, Office, Team
 from .sheets import Cell, Share, Sheet, Workbook
@@ -12,6 +23,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Base",
     "Account",
+    "AccountHistory",
     "Activity",
     "Approval",
     "Attachment",
@@ -19,14 +31,17 @@ __all__ = [
     "Cell",
     "Channel",
     "Contact",
+    "ContactHistory",
     "Employee",
     "Lead",
+    "LeadHistory",
     "Membership",
     "Mention",
     "Message",
     "Note",
     "Office",
     "Opportunity",
+    "OpportunityHistory",
     "Pin",
     "Property",
     "Reaction",

@@ -6,7 +6,7 @@ from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
 # Bump whenever a table or column changes: golden worlds are cached per version.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",

@@ -20,6 +20,7 @@ STAGES: tuple[tuple[str, int], ...] = (
     ("Closed Lost", 0),
 )
 CLOSED_STAGES = ("Closed Won", "Closed Lost")
+LOSS_REASONS = ("Price", "Lost to competitor", "No budget", "No decision", "Timing", "Other")
 LEAD_STATUSES = ("New", "Working", "Qualified", "Unqualified", "Converted")
 ACTIVITY_KINDS = ("task", "call", "meeting", "email")
 
@@ -71,11 +72,13 @@ class Opportunity(Base):
     primary_contact_id: Mapped[int | None] = mapped_column(ForeignKey("crm_contact.id"), index=True)
     owner_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
     stage: Mapped[str] = mapped_column(String(32))
-    amount: Mapped[int | None] = mapped_column()
+    amount: Mapped[int | None] = mapped_column(index=True)
     probability: Mapped[int] = mapped_column()
-    close_date: Mapped[date] = mapped_column()
+    close_date: Mapped[date] = mapped_column(index=True)
     lead_source: Mapped[str | None] = mapped_column(String(40))
     next_step: Mapped[str | None] = mapped_column(String(200))
+    # One of LOSS_REASONS on Closed Lost deals, else None.
+    loss_reason: Mapped[str | None] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column()
     updated_at: Mapped[datetime] = mapped_column()
 
@@ -102,7 +105,7 @@ class Lead(Base):
     converted_opportunity_id: Mapped[int | None] = mapped_column(
         ForeignKey("crm_opportunity.id"), index=True
     )
-    created_at: Mapped[datetime] = mapped_column()
+    created_at: Mapped[datetime] = mapped_column(index=True)
     updated_at: Mapped[datetime] = mapped_column()
 
 
@@ -117,7 +120,7 @@ class Activity(Base):
     description: Mapped[str] = mapped_column(Text, default="")
     status: Mapped[str] = mapped_column(String(16))
     priority: Mapped[str] = mapped_column(String(16), default="Normal")
-    due_date: Mapped[date | None] = mapped_column()
+    due_date: Mapped[date | None] = mapped_column(index=True)
     owner_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
     account_id: Mapped[int | None] = mapped_column(ForeignKey("crm_account.id"), index=True)
     contact_id: Mapped[int | None] = mapped_column(ForeignKey("crm_contact.id"), index=True)
@@ -137,3 +140,57 @@ class Note(Base):
     contact_id: Mapped[int | None] = mapped_column(ForeignKey("crm_contact.id"), index=True)
     opportunity_id: Mapped[int | None] = mapped_column(ForeignKey("crm_opportunity.id"), index=True)
     created_at: Mapped[datetime] = mapped_column()
+
+
+# Field history, one table per object (like Salesforce's AccountHistory, OpportunityFieldHistory):
+# one row per changed field per save. `field` is the column name, or one of HISTORY_EVENTS for a
+# row that records an event rather than a field; values are stored as text (ISO dates, ids).
+HISTORY_EVENTS = ("created", "converted", "merged", "imported")
+
+
+class AccountHistory(Base):
+    __tablename__ = "crm_account_history"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("crm_account.id"), index=True)
+    field: Mapped[str] = mapped_column(String(40))
+    old_value: Mapped[str | None] = mapped_column(Text)
+    new_value: Mapped[str | None] = mapped_column(Text)
+    changed_by_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
+    changed_at: Mapped[datetime] = mapped_column()
+
+
+class ContactHistory(Base):
+    __tablename__ = "crm_contact_history"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    contact_id: Mapped[int] = mapped_column(ForeignKey("crm_contact.id"), index=True)
+    field: Mapped[str] = mapped_column(String(40))
+    old_value: Mapped[str | None] = mapped_column(Text)
+    new_value: Mapped[str | None] = mapped_column(Text)
+    changed_by_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
+    changed_at: Mapped[datetime] = mapped_column()
+
+
+class LeadHistory(Base):
+    __tablename__ = "crm_lead_history"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    lead_id: Mapped[int] = mapped_column(ForeignKey("crm_lead.id"), index=True)
+    field: Mapped[str] = mapped_column(String(40))
+    old_value: Mapped[str | None] = mapped_column(Text)
+    new_value: Mapped[str | None] = mapped_column(Text)
+    changed_by_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
+    changed_at: Mapped[datetime] = mapped_column()
+
+
+class OpportunityHistory(Base):
+    __tablename__ = "crm_opportunity_history"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    opportunity_id: Mapped[int] = mapped_column(ForeignKey("crm_opportunity.id"), index=True)
+    field: Mapped[str] = mapped_column(String(40))
+    old_value: Mapped[str | None] = mapped_column(Text)
+    new_value: Mapped[str | None] = mapped_column(Text)
+    changed_by_id: Mapped[int] = mapped_column(ForeignKey("people_employee.id"), index=True)
+    changed_at: Mapped[datetime] = mapped_column()
