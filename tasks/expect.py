@@ -46,18 +46,26 @@ HONEST_VARIANCE: Mapping[str, frozenset[str]] = {
 # Columns an app stamps whenever it updates a row (claimed along with the update).
 STAMPS: Mapping[str, frozenset[str]] = {
     "chat_message": frozenset({"edited_at"}),
+    "crm_account": frozenset({"updated_at"}),
+    "crm_contact": frozenset({"updated_at"}),
+    "crm_lead": frozenset({"updated_at"}),
+    "crm_opportunity": frozenset({"updated_at"}),
 }
 
 # Child rows that follow a parent row: (fk column, parent table, derived). A derived child
-# (mentions are re-read from a message's text) is claimed with any claimed change of its
-# parent; any child is claimed when it is inserted with an inserted parent or deleted with a
-# deleted one.
+# (mentions are re-read from a message's text; a CRM record's history rows are written with
+# each change of it) is claimed with any claimed change of its parent; any child is claimed
+# when it is inserted with an inserted parent or deleted with a deleted one.
 CHILDREN: Mapping[str, tuple[str, str, bool]] = {
     "chat_mention": ("message_id", "chat_message", True),
     "chat_reaction": ("message_id", "chat_message", False),
     "chat_pin": ("message_id", "chat_message", False),
     "chat_saved": ("message_id", "chat_message", False),
     "chat_attachment": ("message_id", "chat_message", False),
+    "crm_account_history": ("account_id", "crm_account", True),
+    "crm_contact_history": ("contact_id", "crm_contact", True),
+    "crm_lead_history": ("lead_id", "crm_lead", True),
+    "crm_opportunity_history": ("opportunity_id", "crm_opportunity", True),
 }
 
 Key = int | Mapping[str, Any] | None
