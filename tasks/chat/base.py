@@ -7,6 +7,7 @@ the search box, and URLs shown on the page. They never write to the world direct
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -41,10 +42,16 @@ class ChatTemplate(Template):
         post(actions, f"Message #{target}", COLLATERAL_TEXT)
 
 
+def _side_label(name: str) -> str:
+    """A sidebar link's channel or person name without its unread note or mention badge
+    ("deals , 3 unread", "deals 2")."""
+    return re.sub(r"\s+\d+$", "", squash(name).split(" , ")[0]).strip()
+
+
 def sidebar_link(actions: PageActions, label: str) -> str | None:
-    """The bid of the sidebar link to channel or DM `label` (names read "x , N unread")."""
+    """The bid of the sidebar link to channel or DM `label`."""
     for node in actions.nodes:
-        if node.bid and node.role == "link" and node.name.split(" , ")[0].strip() == label:
+        if node.bid and node.role == "link" and _side_label(node.name) == label:
             return node.bid
     return None
 
@@ -54,8 +61,7 @@ def sidebar_channels(actions: PageActions) -> list[str]:
     listing = actions.find("list", "Channels", exact=True)
     names = []
     for bid in actions.find_all("link", within=listing):
-        name = next(n.name for n in actions.nodes if n.bid == bid)
-        label = squash(name).split(" , ")[0].strip()
+        label = _side_label(next(n.name for n in actions.nodes if n.bid == bid))
         if label and label != "Add channel":
             names.append(label)
     return names
@@ -103,7 +109,8 @@ def find_message(actions: PageActions, snippet: str) -> str:
 def message_action(actions: PageActions, snippet: str, action: str) -> None:
     """Open a message's "More actions" menu and click `action` (e.g. "Pin to channel")."""
     article = find_message(actions, snippet)
-    actions.click(actions.find("button", "More actions", within=article))
+    # The menu's toggle is a <summary> (role DisclosureTriangle in the accessibility tree).
+    actions.click(actions.find(None, "More actions", exact=True, within=article))
     article = find_message(actions, snippet)
     actions.click(actions.find(None, action, within=article))
 

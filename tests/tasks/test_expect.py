@@ -3,30 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from officegym.seed_data.diff import RowUpdate, TableDiff, WorldDiff
 from officegym.tasks import expect
 from officegym.tasks.match import contains
-from officegym.tasks.protocol import EpisodeContext, Task
 from officegym.tasks.verdict import Verdict
+from tests.tasks.episodes import ctx, update
 
 MSG = {"id": 900, "channel_id": 7, "author_id": 3, "thread_parent_id": None, "body": "Ship it"}
-
-
-def ctx(tables=None, *, answer=None, infeasible=None) -> EpisodeContext:
-    task = Task(goal="do it", user="dana@example.com", verify=lambda c: Verdict())
-    diff = WorldDiff({name: TableDiff(**parts) for name, parts in (tables or {}).items()})
-    nowhere = Path("/nonexistent")
-    return EpisodeContext(
-        task=task, diff=diff, world=nowhere, golden=nowhere, answer=answer, infeasible=infeasible
-    )
-
-
-def update(row, **changes) -> RowUpdate:
-    return RowUpdate(changes=changes, row={**row, **{k: v[1] for k, v in changes.items()}})
 
 
 def post(**match):

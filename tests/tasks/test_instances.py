@@ -50,9 +50,10 @@ def test_impossible_instances_exist_and_are_a_minority(instances):
 
 
 def _shingles(text: str, n: int = 5) -> set[tuple[str, ...]]:
-    # Quoted text (message bodies, names) is content, not phrasing.
-    plain = re.sub(r'"[^"]*"|\'[^\']*\'', " ", text.casefold())
-    words = re.findall(r"[a-z]+", plain)
+    # Quoted text (message bodies) is content, not phrasing; an apostrophe inside a word
+    # ("it's") is not a quote. Channel names and hyphenated words stay one token each.
+    plain = re.sub(r'"[^"]*"|“[^”]*”|(?<!\w)\'[^\']*\'(?!\w)', " ", text.casefold())
+    words = re.findall(r"[#\w][\w'’-]*", plain)
     return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 

@@ -1,0 +1,247 @@
+"""chat.move_question — repost a question from the wrong channel and link to it.
+
+The user asked a question in a channel it does not belong in (a travel-approval question in
+#general, a pricing question outside #deals...). The agent posts it again in the channel the
+goal names and replies in the original's thread with a link to the new post, which the
+message's "Link to message" action (or its timestamp) gives.
+
+`LinksTo` (a message body linking to given messages) is shared with other templates that
+grade a posted link.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from officegym.tasks import expect
+from officegym.tasks.match import Matcher, contains, squash
+from officegym.tasks.protocol import EpisodeContext
+from officegym.tasks.registry import register
+from officegym.tasks.verdict import Verdict
+
+from .base import ChatTemplate, open_channel, post
+
+if TYPE_CHECKING:
+    from officegym.harness.actions import PageActions
+
+# Which channel a kind of question belongs in: (pattern on the body, channel name).
+_HOMES = (
+    (re.compile(r"who approves travel for", re.IGNORECASE), "travel"),
+    (re.compile(r"^Anyone know if the airport train", re.IGNORECASE), "travel"),
+    (re.compile(r"^Pricing question on \*", re.IGNORECASE), "deals"),
+    (re.compile(r"^Anybody have a spare HDMI adapter", re.IGNORECASE), "it-helpdesk"),
+    (re.compile(r"double-check the totals in \*Travel Expenses", re.IGNORECASE), "finance"),
+    (re.compile(r"^Can someone review the migration for", re.IGNORECASE), "eng"),
+    (re.compile(r"^Who has a good case study for", re.IGNORECASE), "marketing"),
+)
+_PHRASINGS = (
+    'I posted "{question}" in #{wrong}, but it should have gone to #{right}. Please post it '
+    "in #{right} and reply in the original thread with a link to the new message.",
+    'My question in #{wrong} ("{question}") belongs in #{right}. Ask it again in #{right}, '
+    "then reply under the original message with the link to the new post.",
+    'Move my question "{question}" from #{wrong} to #{right}: post it there and answer the '
+    "original in its thread with a link to where it lives now.",
+)
+# How a link to message N can read: /chat/m/N, a channel page at ?m=N or #m-N, a thread /chat/t/N.
+_LINK = re.compile(r"/chat/m/(\d+)|[?&]m=(\d+)|#m-(\d+)|/chat/t/(\d+)")
+
+
+class LinksTo(Matcher):
+    """A text that links to a message whose id `ids` matches (e.g. another expectation's
+    `.pk`), in any of the forms chat's own links take."""
+
+    def __init__(self, ids: Matcher) -> None:
+        self.ids = ids
+
+    def matches(self, value: Any) -> bool:
+        if not isinstance(value, str):
+            return False
+        linked = {int(g) for found in _LINK.findall(value) for g in found if g}
+        return any(self.ids.matches(i) for i in sorted(linked))
+
+    def describe(self) -> str:
+        return f"links_to({self.ids.describe()})"
+
+
+def plain(body: str) -> str:
+    """A message body as the page shows it: markdown emphasis marks dropped."""
+    return squash(body.replace("*", ""))
+
+
+def _parts(body: str, names: list[str]) -> list[str]:
+    """What a repost of `body` must hold: its text between emphasis marks, less a leading
+    @mention (an agent may well leave the person out)."""
+    parts = [squash(p) for p in body.split("*") if squash(p)]
+    mention = next((n for n in names if parts[0].startswith(f"@{n} ")), None)
+    if mention:
+        parts[0] = parts[0][len(mention) + 2 :]
+    return parts
+
+
+def message_link(actions: PageActions) -> str:
+    """The address of the page the last action landed on, without the site's origin."""
+    url = urlsplit(actions.last[0]["url"])
+    return (
+        url.path
+        + (f"?{url.query}" if url.query else "")
+        + (f"#{url.fragment}" if url.fragment else "")
+    )
+
+
+def find_article(actions: PageActions, author: str, snippet: str, *, last: bool = False) -> str:
+    """The bid of the message by `author` whose text contains `snippet` (the first on the
+    page, or the last with `last`)."""
+    wanted = squash(snippet).casefold()
+    nodes = actions.nodes
+    found = []
+    for index, node in enumerate(nodes):
+        if node.role != "article" or not node.bid or squash(node.name) != author:
+            continue
+        for inner in nodes[index + 1 :]:
+            if inner.depth <= node.depth:
+                break
+            if wanted in squash(inner.name).casefold():
+                found.append(node.bid)
+                break
+    if not found:
+        raise LookupError(f"no message by {author} on the page contains {snippet!r}")
+    return found[-1] if last else found[0]
+
+
+@register
+class MoveQuestion(ChatTemplate):
+    id = "chat.move_question"
+    difficulty = 4
+    difficulty_reason = (
+        "four moves across two channels: repost the question, copy the new message's link, "
+        "find the original and reply in its thread with that link"
+    )
+    tags = ("navigation", "form", "multi-step")
+    max_steps = 25
+
+    def sample(self, world: sqlite3.Connection, rng: random.Random) -> dict[str, Any]:
+        channels = {
+            name: cid
+            for cid, name in world.execute(
+                "SELECT id, name FROM chat_channel "
+                "WHERE kind = 'channel' AND archived_at IS NULL ORDER BY id"
+            )
+        }
+        member = set(world.execute("SELECT channel_id, employee_id FROM chat_membership"))
+        rows = world.execute(
+            """
+            SELECT m.id, m.body, c.id, c.name, e.id, e.email, e.display_name, m.thread_parent_id
+            FROM chat_message m
+            JOIN chat_channel c ON c.id = m.channel_id
+            JOIN people_employee e ON e.id = m.author_id
+            WHERE c.kind = 'channel' AND c.archived_at IS NULL AND e.is_active
+              AND m.deleted_at IS NULL
+            ORDER BY m.id
+            """
+        ).fetchall()
+        said: dict[tuple[int, int], list[str]] = {}
+        for row in rows:
+            said.setdefault((row[2], row[4]), []).append(plain(row[1]))
+        names = [
+            n for (n,) in world.execute("SELECT display_name FROM people_employee ORDER BY id")
+        ]
+        found: dict[str, list[tuple]] = {}
+        for row in rows:
+            home = next((h for pattern, h in _HOMES if pattern.search(row[1])), None)
+            if row[7] is not None or home is None or home == row[3] or home not in channels:
+                continue
+            if (channels[home], row[4]) not in member or (row[2], row[4]) not in member:
+                continue
+            # The user must be able to tell the question apart from anything else they said
+            # there: no other message of theirs in the channel holds its words.
+            parts = _parts(row[1], names)
+            if sum(all(p in text for p in parts) for text in said[(row[2], row[4])]) != 1:
+                continue
+            found.setdefault(home, []).append((*row[:7], parts))
+        # Kinds of question weigh by the square root of how many there are: travel ones,
+        # the most common, do not crowd out the rest.
+        homes = sorted(found)
+        home = rng.choices(homes, weights=[len(found[h]) ** 0.5 for h in homes])[0]
+        message_id, body, channel_id, channel, user_id, email, name, parts = rng.choice(found[home])
+        others = sorted(
+            n
+            for n, cid in channels.items()
+            if (cid, user_id) in member and n not in (home, channel)
+        )
+        return {
+            "message_id": message_id,
+            "question": plain(body),
+            "question_parts": parts,
+            "wrong": channel,
+            "wrong_id": channel_id,
+            "right": home,
+            "right_id": channels[home],
+            "user_id": user_id,
+            "user": email,
+            "user_name": name,
+            # The wrong-record probe reposts in another channel the user is in.
+            "decoy": {"right": rng.choice(others)} if others else None,
+        }
+
+    def goal(self, params: Mapping[str, Any], rng: random.Random) -> str:
+        return rng.choice(_PHRASINGS).format(**params)
+
+    def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
+        snippet = max(params["question_parts"], key=len)
+        me = params["user_name"]
+        open_channel(actions, params["right"])
+        post(actions, f"Message #{params['right']}", params["question"])
+        # Keyboard, not clicks, on message actions: an open menu or a toolbar can sit under
+        # the hover toolbar of a message below it, which would take a pointer click.
+        mine = find_article(actions, me, snippet, last=True)
+        actions.press(actions.find(None, "More actions", exact=True, within=mine), "Enter")
+        mine = find_article(actions, me, snippet, last=True)
+        actions.press(actions.find("link", "Link to message", within=mine), "Enter")
+        link = message_link(actions)
+        # The original, through search: the phrase, in the wrong channel, from me.
+        query = f'"{snippet}" in:#{params["wrong"]} from:@{me}'
+        actions.fill(actions.find("searchbox", "Search messages", exact=True), query)
+        actions.press(actions.find("searchbox", "Search messages", exact=True), "Enter")
+        # Hits read "<channel> <author> <when> <text>".
+        hit = next(
+            n.bid
+            for n in actions.nodes
+            if n.bid and n.role == "link" and squash(n.name).startswith(f"{params['wrong']} {me} ")
+        )
+        actions.click(hit)
+        original = find_article(actions, me, snippet)
+        actions.press(actions.find("link", "Reply in thread", within=original), "Enter")
+        thread = actions.find("complementary", "Thread", exact=True)
+        actions.fill(
+            actions.find("textbox", "Reply…", within=thread), f"Moved to #{params['right']}: {link}"
+        )
+        actions.click(actions.find("button", "Send", exact=True, within=thread))
+        actions.send_msg_to_user(f"Reposted in #{params['right']} and linked it from the original.")
+
+    def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
+        repost = expect.inserted(
+            "chat_message",
+            name=f"question reposted in #{params['right']}",
+            channel_id=params["right_id"],
+            author_id=params["user_id"],
+            thread_parent_id=None,
+            body=contains(*params["question_parts"]),
+        )
+        return expect.grade(
+            ctx,
+            repost,
+            expect.inserted(
+                "chat_message",
+                name="thread reply on the original linking to the repost",
+                channel_id=params["wrong_id"],
+                author_id=params["user_id"],
+                thread_parent_id=params["message_id"],
+                body=LinksTo(repost.pk),
+            ),
+            expect.nothing_else(),
+        )

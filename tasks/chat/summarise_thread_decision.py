@@ -1,0 +1,183 @@
+"""chat.summarise_thread_decision — close the loop on a thread with a one-line summary.
+
+The world's threads end with a reply that settles what happens next: "Let's discuss in the
+sync.", "I'll take a look this afternoon." or "Updated, thanks for flagging.". The agent is
+asked to post, in the thread, how it was left: the next step and who owns it. Neither is in
+the goal; both are only in the thread. The verifier wants a reply in that thread, by the
+user, that names the person who had the last word and the outcome in the reply's own words
+(sync or discuss, afternoon or take a look, update), each a check of its own so a half
+summary earns part of the score.
+
+Earlier replies can hold other people and other words, and the thread's starter is another
+person again, so the summary has to come from the end of the thread. The near miss is another
+thread in the same channel.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from officegym.tasks import expect
+from officegym.tasks.match import any_of, contains, squash
+from officegym.tasks.protocol import EpisodeContext
+from officegym.tasks.registry import register
+from officegym.tasks.verdict import Verdict
+
+from .base import ChatTemplate
+from .reply_in_thread import (
+    active_members,
+    by_author_and_subject,
+    message_text,
+    open_message,
+    open_thread,
+)
+
+if TYPE_CHECKING:
+    from officegym.harness.actions import PageActions
+
+# The last replies that settle a thread, and the words (any one will do) a summary of each
+# cannot leave out.
+OUTCOMES = {
+    "Let's discuss in the sync.": ("sync", "discuss"),
+    "I'll take a look this afternoon.": ("afternoon", "take a look"),
+    "Updated, thanks for flagging.": ("update",),
+}
+_PHRASINGS = (
+    "Close the loop on {author}'s thread about {subject} in #{channel}: reply in that thread "
+    "with a one-line summary of how it was left (the next step and who owns it).",
+    "I missed the conversation under {author}'s {subject} message in #{channel}. Post a short "
+    "wrap-up as a reply in that thread: what was decided, and who is on it.",
+    "For the record, can you add a reply to the #{channel} thread {author} started about "
+    "{subject} that sums up the outcome: what happens next and who's doing it?",
+)
+_TIME = re.compile(r"^\d{1,2}:\d{2} [AP]M\s*")
+
+
+def thread_replies(world: sqlite3.Connection) -> dict[int, list[tuple[int, str, str]]]:
+    """Thread parent id → its live replies as (author id, author name, body), in order."""
+    found: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
+    for parent, author_id, author, body in world.execute(
+        """
+        SELECT m.thread_parent_id, e.id, e.display_name, m.body
+        FROM chat_message m JOIN people_employee e ON e.id = m.author_id
+        WHERE m.thread_parent_id IS NOT NULL AND m.deleted_at IS NULL
+        ORDER BY m.created_at, m.id
+        """
+    ):
+        found[parent].append((author_id, author, body))
+    return found
+
+
+def owner_term(owner: str, others: list[str], subject: str) -> str:
+    """How a summary must name the owner: the first name, or the full name when another
+    participant shares the first name or the subject holds it."""
+    first = owner.split()[0]
+    clash = any(o != owner and o.split()[0] == first for o in others)
+    return owner if clash or first.casefold() in subject.casefold() else first
+
+
+@register
+class SummariseThreadDecision(ChatTemplate):
+    id = "chat.summarise_thread_decision"
+    difficulty = 4
+    difficulty_reason = (
+        "find a thread by its starter and subject, read it to the end, work out the next "
+        "step and its owner from the last reply (not from the goal), and post a summary "
+        "in the thread rather than the channel"
+    )
+    tags = ("navigation", "search", "form")
+    max_steps = 20
+
+    def sample(self, world: sqlite3.Connection, rng: random.Random) -> dict[str, Any]:
+        replies = thread_replies(world)
+        members = active_members(world)
+        threads = [t for t in by_author_and_subject(world) if replies.get(t[0])]
+        settled = []
+        bodies = {m: b.casefold() for m, b in world.execute("SELECT id, body FROM chat_message")}
+        for thread in threads:
+            message_id, channel_id, _, author_id, _, _ = thread
+            owner_id, _, last = replies[message_id][-1]
+            # The starter having the last word, or the parent already holding the outcome's
+            # word, would let a summary pass without reading the replies.
+            if (
+                last not in OUTCOMES
+                or owner_id == author_id
+                or any(word in bodies[message_id] for word in OUTCOMES[last])
+            ):
+                continue
+            taken = {author_id} | {r[0] for r in replies[message_id]}
+            readers = [m for m in members[channel_id] if m[0] not in taken]
+            if readers:
+                settled.append((thread, readers))
+        thread, readers = rng.choice(settled)
+        message_id, channel_id, channel, _, author, subject = thread
+        _, owner, last = replies[message_id][-1]
+        others = [author] + [r[1] for r in replies[message_id]]
+        user_id, email, name = rng.choice(readers)
+        misses = [t for t in threads if t[1] == channel_id and t[0] != message_id]
+        miss = rng.choice(misses) if misses else None
+        return {
+            "message_id": message_id,
+            "channel_id": channel_id,
+            "channel": channel,
+            "author": author,
+            "subject": subject,
+            "owner": owner,
+            "owner_term": owner_term(owner, others, subject),
+            "last_reply": last,
+            "outcome": list(OUTCOMES[last]),
+            "user_id": user_id,
+            "user": email,
+            "user_name": name,
+            "decoy": {"author": miss[4], "subject": miss[5]} if miss else None,
+        }
+
+    def goal(self, params: Mapping[str, Any], rng: random.Random) -> str:
+        return rng.choice(_PHRASINGS).format(**params)
+
+    def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
+        article = open_message(actions, params["channel"], params["subject"], params["author"])
+        thread = open_thread(actions, article)
+        replies = actions.find(None, "Replies", exact=True, within=thread)
+        answers = set(actions.find_all("article", within=replies))
+        nodes = list(actions.nodes)
+        last = [i for i, node in enumerate(nodes) if node.bid in answers][-1]
+        owner = squash(nodes[last].name)
+        said = _TIME.sub("", message_text(nodes, last).removeprefix(owner).strip())
+        summary = (
+            f"Summary of the {params['subject']} thread: {owner} had the last word: "
+            f'"{said}" So that is the next step, and {owner} owns it.'
+        )
+        actions.fill(actions.find("textbox", "Reply…", exact=True, within=thread), summary)
+        actions.click(actions.find("button", "Send", exact=True, within=thread))
+        actions.send_msg_to_user("Posted a summary in the thread.")
+
+    def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
+        where = {
+            "channel_id": params["channel_id"],
+            "thread_parent_id": params["message_id"],
+            "author_id": params["user_id"],
+        }
+        thread = f"{params['author']}'s {params['subject']} thread"
+        return expect.grade(
+            ctx,
+            expect.inserted("chat_message", name=f"a reply in {thread}", **where),
+            expect.inserted(
+                "chat_message",
+                name=f"the summary names who owns the next step ({params['owner']})",
+                body=contains(params["owner_term"]),
+                **where,
+            ),
+            expect.inserted(
+                "chat_message",
+                name=f"the summary states the outcome ({params['last_reply']!r})",
+                body=any_of(*(contains(word) for word in params["outcome"])),
+                **where,
+            ),
+            expect.nothing_else(),
+        )

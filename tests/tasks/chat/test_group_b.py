@@ -1,0 +1,312 @@
+"""Group B's chat templates without a browser: instances on the small seed-0 world (the tiny
+one has no quiet channels, no deal figures and too few teams) and verifiers on hand-made
+diffs.
+
+edit_number, delete_wrong_date, set_topic, invite_member, create_team_channel,
+archive_inactive.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+
+import pytest
+
+from officegym.tasks import registry
+from officegym.tasks.verdict import Verdict
+from tests.tasks.episodes import ctx, one, update
+
+IDS = (
+    "chat.edit_number",
+    "chat.delete_wrong_date",
+    "chat.set_topic",
+    "chat.invite_member",
+    "chat.create_team_channel",
+    "chat.archive_inactive",
+)
+SEEDS = range(30)
+
+
+def is_member(world, channel_id: int, employee_id: int) -> bool:
+    found = one(
+        world,
+        "SELECT 1 FROM chat_membership WHERE channel_id = ? AND employee_id = ?",
+        channel_id,
+        employee_id,
+    )
+    return found is not None
+
+
+def grade(template_id: str, params, tables=None, **kwargs) -> Verdict:
+    return registry.get(template_id).verify(ctx(tables, **kwargs), params)
+
+
+def stray_post(pk: int = 9100) -> dict:
+    row = {"id": pk, "channel_id": 1, "author_id": 1, "thread_parent_id": None, "body": "x"}
+    return {"inserted": {pk: row}}
+
+
+def test_the_group_is_registered_with_its_splits_and_difficulties():
+    meta = {tid: (registry.get(tid).split, registry.get(tid).difficulty) for tid in IDS}
+    assert meta == {
+        "chat.edit_number": ("train", 3),
+        "chat.delete_wrong_date": ("train", 3),
+        "chat.set_topic": ("test", 1),
+        "chat.invite_member": ("train", 2),
+        "chat.create_team_channel": ("train", 4),
+        "chat.archive_inactive": ("train", 5),
+    }
+
+
+# -- instances -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("template_id", IDS)
+def test_the_same_seed_gives_the_same_goal_and_params(golden, instances, template_id):
+    for seed in (0, 11, 29):
+        again = registry.get(template_id).instance(golden, seed)
+        first = instances[template_id][seed]
+        assert (again.goal, dict(again.params)) == (first.goal, dict(first.params))
+
+
+@pytest.mark.parametrize("template_id", IDS)
+def test_params_are_json_and_the_user_is_an_active_employee(world, instances, template_id):
+    for task in instances[template_id]:
+        p = task.params
+        json.dumps(dict(p))
+        row = one(world, "SELECT email, is_active FROM people_employee WHERE id = ?", p["user_id"])
+        assert row == (p["user"], 1), (template_id, p)
+    assert len({task.goal for task in instances[template_id]}) >= 10
+
+
+def test_edit_number_swaps_one_figure_in_a_message_of_the_user(world, instances):
+    kinds = set()
+    for task in instances["chat.edit_number"]:
+        p = task.params
+        kinds.add(p["kind"])
+        body, author, channel = one(
+            world,
+            "SELECT m.body, m.author_id, c.name FROM chat_message m"
+            " JOIN chat_channel c ON c.id = m.channel_id WHERE m.id = ?",
+            p["message_id"],
+        )
+        assert (author, channel) == (p["user_id"], p["channel"])
+        assert is_member(world, p["channel_id"], p["user_id"])
+        assert body.count(p["figure"]) == 1 and p["correct"] != p["figure"]
+        assert p["fixed_body"] == body.replace(p["figure"], p["correct"])
+        others = world.execute(
+            "SELECT id FROM chat_message WHERE author_id = ? AND channel_id = ?"
+            " AND deleted_at IS NULL AND instr(body, ?) > 0",
+            (p["user_id"], p["channel_id"], p["figure"]),
+        ).fetchall()
+        assert others == [(p["message_id"],)]
+        for part in (f"#{p['channel']}", p["figure"], p["correct"]):
+            assert part in task.goal
+        if p["decoy"]:
+            assert p["decoy"]["message_id"] != p["message_id"]
+    assert kinds == {"money", "phone", "metric"}
+
+
+def test_delete_wrong_date_names_the_only_message_of_the_user_with_that_date(world, instances):
+    threaded = 0
+    for task in instances["chat.delete_wrong_date"]:
+        p = task.params
+        body, author, parent = one(
+            world,
+            "SELECT body, author_id, thread_parent_id FROM chat_message WHERE id = ?",
+            p["message_id"],
+        )
+        assert author == p["user_id"] and parent is None and p["date"] in body
+        (replies,) = one(
+            world, "SELECT COUNT(*) FROM chat_message WHERE thread_parent_id = ?", p["message_id"]
+        )
+        assert p["has_replies"] is (replies > 0)
+        threaded += p["has_replies"]
+        assert f"#{p['channel']}" in task.goal and p["date"] in task.goal
+        if p["decoy"]:
+            assert p["decoy"]["message_id"] != p["message_id"]
+    assert 0 < threaded < len(SEEDS)
+
+
+def test_set_topic_targets_a_live_channel_of_the_user_with_a_new_topic(world, instances):
+    for task in instances["chat.set_topic"]:
+        p = task.params
+        name, topic, archived = one(
+            world,
+            "SELECT name, topic, archived_at FROM chat_channel WHERE id = ?",
+            p["channel_id"],
+        )
+        assert name == p["channel"] and archived is None and topic != p["topic"]
+        assert is_member(world, p["channel_id"], p["user_id"])
+        assert f"#{p['channel']}" in task.goal and p["topic"] in task.goal
+        assert p["decoy"]["channel"] != p["channel"]
+
+
+def test_invite_member_names_an_outsider_who_is_deactivated_only_when_infeasible(world, instances):
+    impossible = 0
+    for task in instances["chat.invite_member"]:
+        p = task.params
+        assert is_member(world, p["channel_id"], p["user_id"])
+        assert not is_member(world, p["channel_id"], p["person_id"])
+        name, title, active = one(
+            world,
+            "SELECT display_name, title, is_active FROM people_employee WHERE id = ?",
+            p["person_id"],
+        )
+        assert (name, title) == (p["person"], p["person_title"])
+        assert bool(active) is p["feasible"]
+        impossible += not p["feasible"]
+        assert p["person"] in task.goal and f"#{p['channel']}" in task.goal
+        if p["decoy"]:
+            assert p["decoy"]["person"].split()[0] == p["person"].split()[0]
+            assert p["decoy"]["person"] != p["person"]
+    assert 0 < impossible <= len(SEEDS) // 3
+
+
+def test_create_team_channel_members_are_the_active_team_and_the_creator(world, instances):
+    taken = {name for (name,) in world.execute("SELECT name FROM chat_channel")}
+    for task in instances["chat.create_team_channel"]:
+        p = task.params
+        team = {
+            pk
+            for (pk,) in world.execute(
+                "SELECT id FROM people_employee WHERE team_id = ? AND is_active", (p["team_id"],)
+            )
+        }
+        assert set(p["member_ids"]) == team | {p["user_id"]}
+        assert p["user_name"] not in {name for name, _ in p["members"]}
+        assert len(p["members"]) == len(p["member_ids"]) - 1
+        assert p["name"] not in taken
+        for part in (f"#{p['name']}", p["team"], p["topic"], "private"):
+            assert part in task.goal
+        assert p["decoy"]["team"] != p["team"]
+
+
+def test_archive_inactive_targets_exactly_the_quiet_channels_of_the_user(world, instances):
+    (now,) = one(world, "SELECT now FROM world_meta")
+    impossible = 0
+    for task in instances["chat.archive_inactive"]:
+        p = task.params
+        cutoff = datetime.fromisoformat(now) - timedelta(days=p["days"])
+        rows = world.execute(
+            "SELECT c.id, c.name, (SELECT MAX(created_at) FROM chat_message x"
+            " WHERE x.channel_id = c.id) FROM chat_channel c JOIN chat_membership m"
+            " ON m.channel_id = c.id WHERE m.employee_id = ? AND c.kind = 'channel'"
+            " AND c.archived_at IS NULL AND c.name != 'general'",
+            (p["user_id"],),
+        ).fetchall()
+        quiet = sorted(name for _, name, last in rows if datetime.fromisoformat(last) < cutoff)
+        assert quiet == p["targets"]
+        assert p["feasible"] is bool(quiet)
+        impossible += not p["feasible"]
+        assert f"{p['days']} days" in task.goal
+    assert 0 < impossible <= len(SEEDS) // 3
+
+
+# -- verifiers -----------------------------------------------------------------------------
+
+
+def _edited(p, body: str) -> dict:
+    row = {"id": p["message_id"], "channel_id": p["channel_id"], "author_id": p["user_id"]}
+    return {
+        "chat_message": {
+            "updated": {p["message_id"]: update(row, body=("old", body), edited_at=(None, "t"))}
+        }
+    }
+
+
+def test_edit_number_pays_only_for_the_fixed_text_and_nothing_else(instances):
+    p = instances["chat.edit_number"][0].params
+    assert grade("chat.edit_number", p, _edited(p, p["fixed_body"].upper())).success
+    appended = _edited(p, f"{p['fixed_body']} (was {p['figure']})")
+    assert not grade("chat.edit_number", p, appended).success
+    stray = _edited(p, p["fixed_body"])
+    stray["chat_message"]["inserted"] = stray_post()["inserted"]
+    verdict = grade("chat.edit_number", p, stray)
+    assert not verdict.success and verdict.score < 1
+    assert grade("chat.edit_number", p).score == 0
+
+
+def _message_row(p) -> dict:
+    return {"id": p["message_id"], "channel_id": p["channel_id"], "author_id": p["user_id"]}
+
+
+def test_delete_wrong_date_expects_a_tombstone_for_a_thread_parent(instances):
+    tasks = instances["chat.delete_wrong_date"]
+    plain = next(t.params for t in tasks if not t.params["has_replies"])
+    parent = next(t.params for t in tasks if t.params["has_replies"])
+    gone = {"chat_message": {"deleted": {plain["message_id"]: _message_row(plain)}}}
+    assert grade("chat.delete_wrong_date", plain, gone).success
+    tomb = update(_message_row(parent), body=("x", ""), deleted_at=(None, "2025-09-17"))
+    tombstoned = {"chat_message": {"updated": {parent["message_id"]: tomb}}}
+    reaction = {"id": 77, "message_id": parent["message_id"], "employee_id": 3, "emoji": "eyes"}
+    tombstoned["chat_reaction"] = {"deleted": {77: reaction}}
+    assert grade("chat.delete_wrong_date", parent, tombstoned).success
+    hard = {"chat_message": {"deleted": {parent["message_id"]: _message_row(parent)}}}
+    assert not grade("chat.delete_wrong_date", parent, hard).success
+    assert grade("chat.delete_wrong_date", plain).score == 0
+
+
+def test_set_topic_ignores_case_and_spacing_but_not_the_channel(instances):
+    p = instances["chat.set_topic"][0].params
+    row = {"id": p["channel_id"], "name": p["channel"]}
+    spaced = "  " + p["topic"].upper().replace(" ", "   ")
+    done = {"chat_channel": {"updated": {p["channel_id"]: update(row, topic=("", spaced))}}}
+    assert grade("chat.set_topic", p, done).success
+    elsewhere = {"chat_channel": {"updated": {999: update({"id": 999}, topic=("", p["topic"]))}}}
+    assert grade("chat.set_topic", p, elsewhere).score == 0
+
+
+def test_invite_member_grades_the_membership_or_the_report(instances):
+    tasks = instances["chat.invite_member"]
+    p = next(t.params for t in tasks if t.params["feasible"])
+    added = {"id": 5000, "channel_id": p["channel_id"], "employee_id": p["person_id"]}
+    assert grade("chat.invite_member", p, {"chat_membership": {"inserted": {5000: added}}}).success
+    assert not grade("chat.invite_member", p, infeasible="can't").success
+    q = next(t.params for t in tasks if not t.params["feasible"])
+    assert grade("chat.invite_member", q, infeasible="deactivated").success
+    assert not grade("chat.invite_member", q, answer="Done").success
+
+
+def _created(p, *, name=None, private=True, members=None) -> dict:
+    channel = {
+        "id": 500,
+        "name": name or p["name"],
+        "kind": "channel",
+        "is_private": int(private),
+        "topic": p["topic"],
+        "created_by_id": p["user_id"],
+        "archived_at": None,
+    }
+    ids = p["member_ids"] if members is None else members
+    rows = {
+        6000 + i: {"id": 6000 + i, "channel_id": 500, "employee_id": pk} for i, pk in enumerate(ids)
+    }
+    return {"chat_channel": {"inserted": {500: channel}}, "chat_membership": {"inserted": rows}}
+
+
+def test_create_team_channel_needs_the_name_privacy_and_exact_members(instances):
+    p = instances["chat.create_team_channel"][0].params
+    assert grade("chat.create_team_channel", p, _created(p)).success
+    assert not grade("chat.create_team_channel", p, _created(p, name="other-name")).success
+    assert not grade("chat.create_team_channel", p, _created(p, private=False)).success
+    fewer = _created(p, members=p["member_ids"][:-1])
+    assert not grade("chat.create_team_channel", p, fewer).success
+    more = _created(p, members=[*p["member_ids"], 1 if 1 not in p["member_ids"] else 2])
+    assert not grade("chat.create_team_channel", p, more).success
+
+
+def test_archive_inactive_wants_every_quiet_channel_and_no_other(instances):
+    tasks = instances["chat.archive_inactive"]
+    p = next(t.params for t in tasks if t.params["feasible"])
+    archived = {
+        pk: update({"id": pk, "name": name}, archived_at=(None, "2025-09-17 14:30"))
+        for pk, name in zip(p["target_ids"], p["targets"], strict=True)
+    }
+    assert grade("chat.archive_inactive", p, {"chat_channel": {"updated": archived}}).success
+    extra = {**archived, 999: update({"id": 999}, archived_at=(None, "2025-09-17 14:30"))}
+    assert not grade("chat.archive_inactive", p, {"chat_channel": {"updated": extra}}).success
+    q = next(t.params for t in tasks if not t.params["feasible"])
+    assert grade("chat.archive_inactive", q, infeasible="nothing is quiet").success
+    assert not grade("chat.archive_inactive", q, answer="None of them").success

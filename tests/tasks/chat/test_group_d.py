@@ -1,0 +1,298 @@
+"""Group D's chat templates without a browser: instances on the small seed-0 world (the tiny
+one lacks the channels, titles and messages they draw on) and verifiers on hand-made diffs.
+
+dm_by_title, move_question, set_status, join_channel, group_dm, forward_to_manager.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from officegym.seed_data.diff import RowUpdate
+from officegym.tasks import registry
+from officegym.tasks.chat.move_question import LinksTo
+from officegym.tasks.match import one_of_ids
+from tests.tasks.episodes import ctx, one
+
+IDS = (
+    "chat.dm_by_title",
+    "chat.move_question",
+    "chat.set_status",
+    "chat.join_channel",
+    "chat.group_dm",
+    "chat.forward_to_manager",
+)
+SEEDS = range(30)
+
+
+# -- instances -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("template_id", IDS)
+def test_the_same_seed_gives_the_same_goal_and_params(golden, instances, template_id):
+    for seed in (0, 7, 23):
+        again = registry.get(template_id).instance(golden, seed)
+        first = instances[template_id][seed]
+        assert (again.goal, dict(again.params)) == (first.goal, dict(first.params))
+
+
+@pytest.mark.parametrize("template_id", IDS)
+def test_the_acting_user_is_an_active_employee(world, instances, template_id):
+    for task in instances[template_id]:
+        row = one(world, "SELECT id, is_active FROM people_employee WHERE email = ?", task.user)
+        assert row == (task.params["user_id"], 1)
+
+
+@pytest.mark.parametrize("template_id", ["chat.dm_by_title", "chat.forward_to_manager"])
+def test_impossible_instances_occur_and_are_a_minority(instances, template_id):
+    impossible = [t for t in instances[template_id] if not t.params["feasible"]]
+    assert 1 <= len(impossible) <= len(SEEDS) // 3
+
+
+def test_dm_by_title_names_a_title_exactly_one_active_person_holds(world, instances):
+    for task in instances["chat.dm_by_title"]:
+        p = task.params
+        assert p["title"] in task.goal and p["text"] in task.goal
+        holders = world.execute(
+            "SELECT id FROM people_employee WHERE is_active AND title LIKE ?", (f"%{p['title']}%",)
+        ).fetchall()
+        if p["feasible"]:
+            assert holders == [(p["target_id"],)] and p["target_id"] != p["user_id"]
+        else:
+            assert holders == [] and p["decoy"] is None
+
+
+def test_dm_by_title_posts_into_an_existing_dm_when_there_is_one(world, instances):
+    existing = [t.params for t in instances["chat.dm_by_title"] if t.params["dm_channel_id"]]
+    assert existing
+    for p in existing:
+        members = world.execute(
+            "SELECT employee_id FROM chat_membership WHERE channel_id = ? ORDER BY employee_id",
+            (p["dm_channel_id"],),
+        ).fetchall()
+        assert {m for (m,) in members} == {p["user_id"], p["target_id"]}
+
+
+def test_move_question_picks_the_users_own_question_in_another_channel(world, instances):
+    for task in instances["chat.move_question"]:
+        p = task.params
+        body, channel, author, parent = one(
+            world,
+            "SELECT body, channel_id, author_id, thread_parent_id FROM chat_message WHERE id = ?",
+            p["message_id"],
+        )
+        assert (channel, author, parent) == (p["wrong_id"], p["user_id"], None)
+        assert all(part in body for part in p["question_parts"])
+        assert p["question"] in task.goal and f"#{p['right']}" in task.goal
+        for channel_id in (p["wrong_id"], p["right_id"]):
+            assert one(
+                world,
+                "SELECT 1 FROM chat_membership WHERE channel_id = ? AND employee_id = ?",
+                channel_id,
+                p["user_id"],
+            )
+        assert p["decoy"]["right"] not in (p["right"], p["wrong"])
+
+
+def test_set_status_asks_for_a_change_of_both_emoji_and_text(world, instances):
+    for task in instances["chat.set_status"]:
+        p = task.params
+        emoji, text = one(
+            world,
+            "SELECT status_emoji, status_text FROM people_employee WHERE id = ?",
+            p["user_id"],
+        )
+        assert emoji != p["emoji"] and text.casefold() != p["text"].casefold()
+        assert p["text"] in task.goal
+        assert p["glyph"] in task.goal or p["label"] in task.goal
+
+
+def test_join_channel_names_a_public_channel_by_topic_the_user_is_not_in(world, instances):
+    for task in instances["chat.join_channel"]:
+        p = task.params
+        assert f"#{p['channel']}" not in task.goal and p["topic"] in task.goal
+        kind, private, archived, topic = one(
+            world,
+            "SELECT kind, is_private, archived_at, topic FROM chat_channel WHERE id = ?",
+            p["channel_id"],
+        )
+        assert (kind, private, archived, topic) == ("channel", 0, None, p["topic"])
+        assert not one(
+            world,
+            "SELECT 1 FROM chat_membership WHERE channel_id = ? AND employee_id = ?",
+            p["channel_id"],
+            p["user_id"],
+        )
+
+
+def test_group_dm_names_two_other_active_people_without_a_group_dm_yet(world, instances):
+    for task in instances["chat.group_dm"]:
+        p = task.params
+        assert p["a"] in task.goal and p["b"] in task.goal
+        ids = {p["user_id"], p["a_id"], p["b_id"]}
+        assert len(ids) == 3
+        for person in (p["a_id"], p["b_id"]):
+            assert one(world, "SELECT is_active FROM people_employee WHERE id = ?", person) == (1,)
+        name = "mpdm-" + "-".join(map(str, sorted(ids)))
+        assert not one(world, "SELECT 1 FROM chat_channel WHERE name = ?", name)
+
+
+def test_forward_to_manager_names_a_message_by_author_channel_and_subject(world, instances):
+    for task in instances["chat.forward_to_manager"]:
+        p = task.params
+        assert p["author"] in task.goal and p["subject"] in task.goal
+        assert "manager" in task.goal and f"#{p['channel']}" in task.goal
+        body, author, channel = one(
+            world,
+            """
+            SELECT m.body, e.display_name, c.name FROM chat_message m
+            JOIN people_employee e ON e.id = m.author_id JOIN chat_channel c ON c.id = m.channel_id
+            WHERE m.id = ?
+            """,
+            p["message_id"],
+        )
+        assert (author, channel) == (p["author"], p["channel"]) and f"*{p['subject']}*" in body
+        manager = one(world, "SELECT manager_id FROM people_employee WHERE id = ?", p["user_id"])
+        assert manager == (p["manager_id"],)
+        assert (p["manager_id"] is None) is (not p["feasible"])
+
+
+# -- verifiers -----------------------------------------------------------------------------
+
+
+def message(pk, channel, body, author=3, parent=None):
+    return {
+        "id": pk,
+        "channel_id": channel,
+        "author_id": author,
+        "body": body,
+        "thread_parent_id": parent,
+    }
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Moved: /chat/m/5001",
+        "here http://127.0.0.1:5000/chat/c/4?m=5001#m-5001",
+        "see /chat/c/4#m-5001",
+        "thread: /chat/t/5001",
+    ],
+)
+def test_links_to_reads_every_form_of_a_message_link(body):
+    assert LinksTo(one_of_ids([5001])).matches(body)
+
+
+@pytest.mark.parametrize("body", ["/chat/m/50011", "/chat/c/5001", "moved to #travel", None])
+def test_links_to_rejects_other_messages_and_plain_text(body):
+    assert not LinksTo(one_of_ids([5001])).matches(body)
+
+
+MOVE = {
+    "message_id": 77,
+    "question": "Anybody have a spare HDMI adapter?",
+    "question_parts": ["Anybody have a spare HDMI adapter?"],
+    "wrong": "random",
+    "wrong_id": 2,
+    "right": "it-helpdesk",
+    "right_id": 19,
+    "user_id": 3,
+    "user": "dana@example.com",
+    "user_name": "Dana",
+    "decoy": None,
+}
+
+
+def grade_move(rows):
+    template = registry.get("chat.move_question")
+    return template.verify(ctx({"chat_message": {"inserted": rows}}), MOVE)
+
+
+def test_move_question_pays_for_the_repost_and_a_reply_linking_it():
+    rows = {
+        5001: message(5001, 19, "Anybody have a spare HDMI adapter?"),
+        5002: message(5002, 2, "Moved to #it-helpdesk: /chat/c/19?m=5001#m-5001", parent=77),
+    }
+    verdict = grade_move(rows)
+    assert verdict.success and verdict.score == 1.0
+
+
+def test_move_question_fails_when_the_reply_links_another_message():
+    rows = {
+        5001: message(5001, 19, "Anybody have a spare HDMI adapter?"),
+        5002: message(5002, 2, "Moved: /chat/m/77", parent=77),
+    }
+    verdict = grade_move(rows)
+    assert not verdict.success and verdict.score < 1
+
+
+def test_move_question_fails_when_the_link_is_posted_outside_the_thread():
+    rows = {
+        5001: message(5001, 19, "Anybody have a spare HDMI adapter?"),
+        5002: message(5002, 2, "Moved: /chat/m/5001"),
+    }
+    assert not grade_move(rows).success
+
+
+DM = {
+    "user_id": 3,
+    "user": "dana@example.com",
+    "user_name": "Dana",
+    "text": "Can we move our Thursday check-in to Friday morning?",
+    "title": "Controller",
+    "target_id": 9,
+    "target_name": "Kim",
+    "dm_channel_id": None,
+    "feasible": True,
+    "decoy": None,
+}
+
+
+def dm_tables(other: int, body: str):
+    return {
+        "chat_channel": {"inserted": {41: {"id": 41, "kind": "dm", "created_by_id": 3}}},
+        "chat_membership": {
+            "inserted": {
+                900: {"id": 900, "channel_id": 41, "employee_id": 3},
+                901: {"id": 901, "channel_id": 41, "employee_id": other},
+            }
+        },
+        "chat_message": {"inserted": {5001: message(5001, 41, body)}},
+    }
+
+
+def test_dm_by_title_pays_for_a_new_dm_with_the_title_holder():
+    template = registry.get("chat.dm_by_title")
+    verdict = template.verify(ctx(dm_tables(9, "Hi! " + DM["text"])), DM)
+    assert verdict.success and verdict.score == 1.0
+
+
+def test_dm_by_title_fails_a_dm_to_someone_else():
+    template = registry.get("chat.dm_by_title")
+    verdict = template.verify(ctx(dm_tables(10, DM["text"])), DM)
+    assert not verdict.success and verdict.score < 1
+
+
+def test_dm_by_title_impossible_pays_only_for_reporting_it_and_changing_nothing():
+    template = registry.get("chat.dm_by_title")
+    params = {**DM, "feasible": False, "target_id": None}
+    assert template.verify(ctx(infeasible="nobody has it"), params).success
+    assert template.verify(ctx(), params).score == 0
+    assert not template.verify(ctx(dm_tables(9, DM["text"]), infeasible="no"), params).success
+
+
+def test_set_status_needs_both_the_emoji_and_the_text():
+    template = registry.get("chat.set_status")
+    params = {"user_id": 3, "emoji": "palm_tree", "text": "On vacation until Monday"}
+
+    def grade(**changes):
+        row = {"id": 3, **{k: v[1] for k, v in changes.items()}}
+        updated = {3: RowUpdate(changes=changes, row=row)}
+        return template.verify(ctx({"people_employee": {"updated": updated}}), params)
+
+    good = grade(status_emoji=("", "palm_tree"), status_text=("", "on vacation until monday"))
+    assert good.success
+    assert not grade(
+        status_emoji=("", "airplane"), status_text=("", "On vacation until Monday")
+    ).success
+    assert not grade(status_text=("", "On vacation until Monday")).success
