@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import ci, matches, one_of_ids
+from officegym.tasks.match import ci, one_of_ids
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -122,17 +122,17 @@ class CreateTeamChannel(ChatTemplate):
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
         channel = expect.inserted(
             "chat_channel",
-            name="a private channel with the topic, made by the user",
+            name=f"#{params['name']}: a private channel with the topic, made by the user",
             kind="channel",
             is_private=True,
             topic=ci(params["topic"]),
             created_by_id=params["user_id"],
             archived_at=None,
+            columns={"name": params["name"]},
         )
         return expect.grade(
             ctx,
             channel,
-            _Column(channel, "chat_channel", "name", params["name"]),
             expect.inserted(
                 "chat_membership",
                 count=len(params["member_ids"]),
@@ -142,20 +142,3 @@ class CreateTeamChannel(ChatTemplate):
             ),
             expect.nothing_else(),
         )
-
-
-class _Column(expect.Expectation):
-    """The row another expectation found has `column` = `value`. For columns called `name`,
-    which `expect.inserted` cannot match: its keyword `name` labels the check."""
-
-    def __init__(self, source, table: str, column: str, value: Any) -> None:
-        super().__init__(f"{column} is {value!r}", weight=1.0, required=True)
-        self.source, self.table, self.column, self.value = source, table, column, value
-
-    def evaluate(self, ctx: EpisodeContext, claims: expect.Claims) -> tuple[bool, str]:
-        rows = ctx.diff.table(self.table).inserted
-        found = [
-            row.get(self.column) for pk, row in sorted(rows.items()) if self.source.pk.matches(pk)
-        ]
-        passed = len(found) == 1 and matches(self.value, found[0])
-        return passed, f"expected {self.table}.{self.column} = {self.value!r}; found {found}"
