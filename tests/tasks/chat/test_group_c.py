@@ -1,0 +1,304 @@
+"""Group C's chat answer templates without a browser: instances on the small seed-0 world (the
+tiny one has too few threads, unread mentions and phone conflicts), cross-checked against
+the chat service's own reads, and verifiers on hand-made answers and diffs.
+
+find_who_said, count_unread_mentions, contact_phone_conflict, channel_member_count,
+last_post_date, list_thread_posters.
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import date
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from officegym.apps.chat import service
+from officegym.seed_data.connect import make_engine
+from officegym.seed_data.schema import Employee
+from officegym.tasks import registry
+from officegym.tasks.answer import phone_digits
+from officegym.tasks.chat.find_who_said import said_times
+from officegym.tasks.chat.last_post_date import local_day
+from officegym.tasks.protocol import Task
+from officegym.tasks.verdict import Verdict
+from tests.tasks.episodes import ctx, one
+
+IDS = (
+    "chat.find_who_said",
+    "chat.count_unread_mentions",
+    "chat.contact_phone_conflict",
+    "chat.channel_member_count",
+    "chat.last_post_date",
+    "chat.list_thread_posters",
+)
+SEEDS = range(30)
+
+
+@pytest.fixture(scope="module")
+def db(golden, tmp_path_factory):
+    """A service session on a copy of the golden world (the app's reads as the oracle sees)."""
+    copy = tmp_path_factory.mktemp("group-c") / "world.sqlite"
+    shutil.copyfile(golden, copy)
+    engine = make_engine(copy, create=False)
+    with Session(engine) as session:
+        yield session
+    engine.dispose()
+
+
+def grade(task: Task, tables=None, **kwargs) -> Verdict:
+    return registry.get(task.id).verify(ctx(tables, **kwargs), task.params)
+
+
+def stray_post(params) -> dict:
+    row = {
+        "id": 9001,
+        "channel_id": 1,
+        "author_id": params["user_id"],
+        "thread_parent_id": None,
+        "body": "Done, closing this out.",
+        "also_in_channel": 0,
+    }
+    return {"chat_message": {"inserted": {9001: row}}}
+
+
+def right_answer(task: Task) -> str:
+    p = task.params
+    return {
+        "chat.find_who_said": lambda: f"It was {p['author']}.",
+        "chat.count_unread_mentions": lambda: f"{p['count']}",
+        "chat.contact_phone_conflict": lambda: f"{p['contact']}: {p['phone']}",
+        "chat.channel_member_count": lambda: f"{p['count']} members",
+        "chat.last_post_date": lambda: p["date"],
+        "chat.list_thread_posters": lambda: ", ".join(p["repliers"]),
+    }[task.id]()
+
+
+def feasible(task: Task) -> bool:
+    return task.params.get("feasible", True)
+
+
+def actor(db: Session, email: str) -> Employee:
+    return db.scalars(select(Employee).where(Employee.email == email)).one()
+
+
+# -- every template ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("template_id", IDS)
+def test_the_same_seed_gives_the_same_instance(golden, instances, template_id):
+    for seed in (0, 7, 29):
+        again = registry.get(template_id).instance(golden, seed)
+        first = instances[template_id][seed]
+        assert (again.goal, dict(again.params)) == (first.goal, dict(first.params))
+
+
+@pytest.mark.parametrize("template_id", IDS)
+def test_the_user_is_an_active_employee(world, instances, template_id):
+    for task in instances[template_id]:
+        row = one(world, "SELECT id, is_active FROM people_employee WHERE email = ?", task.user)
+        assert row is not None and row[1], task.user
+        assert row[0] == task.params["user_id"]
+
+
+@pytest.mark.parametrize("template_id", IDS)
+def test_the_right_answer_succeeds_and_all_candidates_at_once_fail(instances, template_id):
+    for task in filter(feasible, instances[template_id]):
+        assert grade(task, answer=right_answer(task)).success, task.goal
+        assert len(task.params["candidates"]) >= 2, task.params
+        everything = "; ".join(str(c) for c in task.params["candidates"])
+        assert not grade(task, answer=everything).success, everything
+
+
+@pytest.mark.parametrize("template_id", IDS)
+def test_the_right_answer_with_a_stray_post_fails(instances, template_id):
+    task = next(filter(feasible, instances[template_id]))
+    verdict = grade(task, stray_post(task.params), answer=right_answer(task))
+    assert not verdict.success and verdict.score < 1
+
+
+@pytest.mark.parametrize("template_id", IDS)
+def test_doing_nothing_scores_zero(instances, template_id):
+    for task in instances[template_id][:5]:
+        assert grade(task).score == 0
+
+
+# -- find_who_said -------------------------------------------------------------------------
+
+
+def test_who_said_quotes_one_message_by_the_author_in_the_channel(world, instances):
+    for task in filter(feasible, instances["chat.find_who_said"]):
+        p = task.params
+        body, channel, author = one(
+            world,
+            """SELECT m.body, c.name, a.display_name FROM chat_message m
+               JOIN chat_channel c ON c.id = m.channel_id
+               JOIN people_employee a ON a.id = m.author_id WHERE m.id = ?""",
+            p["message_id"],
+        )
+        assert (body, channel, author) == (p["quote"], p["channel"], p["author"])
+        assert said_times(world, p["quote"]) == 1
+        assert p["quote"] in task.goal and f"#{p['channel']}" in task.goal
+
+
+def test_who_said_sometimes_quotes_what_nobody_said(world, instances):
+    impossible = [t for t in instances["chat.find_who_said"] if not feasible(t)]
+    assert 1 <= len(impossible) <= len(SEEDS) // 3
+    for task in impossible:
+        assert said_times(world, task.params["quote"]) == 0
+        assert grade(task, infeasible="nobody said that").success
+        assert not grade(task, answer=task.params["candidates"][0]).success
+
+
+def test_who_said_near_miss_is_a_different_author(world, instances):
+    decoys = [t for t in instances["chat.find_who_said"] if t.params["decoy"]]
+    assert decoys
+    for task in decoys:
+        (author,) = one(
+            world,
+            """SELECT a.display_name FROM chat_message m
+               JOIN people_employee a ON a.id = m.author_id WHERE m.body = ?""",
+            task.params["decoy"]["quote"],
+        )
+        assert author != task.params["author"] and author in task.params["candidates"]
+
+
+# -- count_unread_mentions -----------------------------------------------------------------
+
+
+def test_unread_mentions_match_the_sidebar_badges(db, instances):
+    for task in instances["chat.count_unread_mentions"]:
+        p = task.params
+        bar = service.sidebar(db, actor(db, task.user))
+        badges = {item.name: item.mentions for item in bar.channels if item.name != "general"}
+        if p["channel"]:
+            assert badges[p["channel"]] == p["count"] > 0
+            assert f"#{p['channel']}" in task.goal
+        else:
+            general = [item.mentions for item in bar.channels if item.name == "general"]
+            assert general in ([], [0])
+            assert sum(badges.values()) == p["count"] > 0
+
+
+def test_unread_mentions_ask_about_one_channel_and_about_all(instances):
+    scopes = {bool(t.params["channel"]) for t in instances["chat.count_unread_mentions"]}
+    assert scopes == {True, False}
+
+
+# -- contact_phone_conflict ----------------------------------------------------------------
+
+
+def test_phone_is_the_posters_conflicting_number(world, instances):
+    for task in instances["chat.contact_phone_conflict"]:
+        p = task.params
+        body, poster = one(
+            world,
+            """SELECT m.body, a.display_name FROM chat_message m
+               JOIN people_employee a ON a.id = m.author_id WHERE m.id = ?""",
+            p["message_id"],
+        )
+        assert p["phone"] in body and p["contact"] in body and poster == p["poster"]
+        assert one(
+            world,
+            """SELECT count(*) FROM world_oddity WHERE kind = 'phone_conflict'
+               AND row_id = ? AND detail LIKE ?""",
+            p["message_id"],
+            f"%{p['crm_phone']}%",
+        ) == (1,)
+        assert phone_digits(p["crm_phone"]) != phone_digits(p["phone"])
+        assert p["crm_phone"] in p["candidates"]
+        assert p["contact"] in task.goal and p["poster"] in task.goal and "CRM" in task.goal
+
+
+def test_phone_is_the_latest_number_the_poster_gave(world, instances):
+    for task in instances["chat.contact_phone_conflict"]:
+        p = task.params
+        (later,) = one(
+            world,
+            """SELECT count(*) FROM chat_message m JOIN people_employee a ON a.id = m.author_id
+               WHERE a.display_name = ? AND instr(m.body, ?) > 0 AND m.body LIKE '%+%'
+                 AND m.deleted_at IS NULL AND m.created_at >
+                     (SELECT created_at FROM chat_message WHERE id = ?)""",
+            p["poster"],
+            p["contact"],
+            p["message_id"],
+        )
+        assert later == 0
+
+
+# -- channel_member_count ------------------------------------------------------------------
+
+
+def test_member_count_is_the_details_page_count(db, instances):
+    for task in instances["chat.channel_member_count"]:
+        p = task.params
+        me = actor(db, task.user)
+        detail = service.channel(db, me, p["channel_id"])
+        assert detail.name == p["channel"]
+        assert detail.member_count == len(service.members(db, me, p["channel_id"])) == p["count"]
+        assert detail.is_member == p["is_member"]
+        assert f"#{p['channel']}" in task.goal
+
+
+def test_member_count_asks_members_and_outsiders(instances):
+    assert {t.params["is_member"] for t in instances["chat.channel_member_count"]} == {
+        True,
+        False,
+    }
+
+
+# -- last_post_date ------------------------------------------------------------------------
+
+
+def test_last_post_date_is_the_newest_visible_post_in_the_users_timezone(world, db, instances):
+    for task in instances["chat.last_post_date"]:
+        p = task.params
+        newest_id, created, deleted, parent = one(
+            world,
+            """SELECT m.id, m.created_at, m.deleted_at, m.thread_parent_id FROM chat_message m
+               JOIN people_employee a ON a.id = m.author_id
+               WHERE m.channel_id = ? AND a.display_name = ?
+               ORDER BY m.created_at DESC, m.id DESC LIMIT 1""",
+            p["channel_id"],
+            p["person"],
+        )
+        assert (newest_id, deleted, parent) == (p["message_id"], None, None)
+        (timezone,) = one(world, "SELECT timezone FROM people_employee WHERE id = ?", p["user_id"])
+        assert local_day(created, timezone).isoformat() == p["date"]
+        assert p["person"] in task.goal and f"#{p['channel']}" in task.goal
+
+
+def test_last_post_date_accepts_a_spelled_out_date(instances):
+    task = instances["chat.last_post_date"][0]
+    day = date.fromisoformat(task.params["date"])
+    assert grade(task, answer=f"{day:%B} {day.day}, {day.year}").success
+
+
+# -- list_thread_posters -------------------------------------------------------------------
+
+
+def test_thread_repliers_are_the_distinct_reply_authors(world, instances):
+    for task in instances["chat.list_thread_posters"]:
+        p = task.params
+        rows = world.execute(
+            """SELECT a.display_name, m.deleted_at FROM chat_message m
+               JOIN people_employee a ON a.id = m.author_id
+               WHERE m.thread_parent_id = ? ORDER BY m.id""",
+            (p["parent_id"],),
+        ).fetchall()
+        assert all(deleted is None for _, deleted in rows)
+        assert p["repliers"] == list(dict.fromkeys(name for name, _ in rows))
+        assert one(world, "SELECT body FROM chat_message WHERE id = ?", p["parent_id"]) == (
+            p["parent"],
+        )
+        assert p["parent"] in task.goal and p["author"] in task.goal
+
+
+def test_thread_list_missing_a_replier_or_naming_a_bystander_fails(instances):
+    task = instances["chat.list_thread_posters"][0]
+    repliers = task.params["repliers"]
+    bystander = next(c for c in task.params["candidates"] if c not in repliers)
+    assert not grade(task, answer=", ".join(repliers[:-1])).success
+    assert not grade(task, answer=", ".join([*repliers, bystander])).success
