@@ -32,7 +32,7 @@ from officegym.tasks.registry import Template
 from .actions import PageActions, parse_action
 from .agents import NullAgent, OracleAgent, RandomAgent
 from .env import AsyncEnv
-from .runtime import Runtime, RuntimeOptions
+from .runtime import Runtime, RuntimeOptions, acquire_runtime, release_runtime
 
 PROBES = ("oracle", "null", "random", "change-everything", "wrong-record", "all-candidates")
 _FINAL_ACTIONS = ("send_msg_to_user", "report_infeasible")
@@ -210,6 +210,21 @@ async def check_template(
     )
 
 
+def impossible_seed(
+    template: Template, golden: Path, seeds: Sequence[int], search: int = 100
+) -> int | None:
+    """The first instance seed below `search` whose instance is impossible (its params say
+    `feasible: False`), when none of `seeds` is; None when `seeds` already hold one or the
+    template has no impossible instances that early. Sampling needs no browser."""
+
+    def impossible(seed: int) -> bool:
+        return template.instance(golden, seed).params.get("feasible", True) is False
+
+    if any(impossible(seed) for seed in seeds):
+        return None
+    return next((s for s in range(search) if s not in seeds and impossible(s)), None)
+
+
 async def run_gate_async(
     template_ids: Iterable[str] | None = None,
     seeds: Sequence[int] = (0, 1, 2, 3, 4),
@@ -218,8 +233,12 @@ async def run_gate_async(
     workers: int = 1,
     random_steps: int = 50,
     on_result: Callable[[GateResult], None] | None = None,
+    cover_impossible: bool = False,
 ) -> list[GateResult]:
-    """The gate for each template (all registered ones by default), `workers` at a time."""
+    """The gate for each template (all registered ones by default), `workers` at a time.
+
+    With `cover_impossible`, a template whose `seeds` hold no impossible instance is also
+    played on its first impossible seed (see `impossible_seed`)."""
     ids = list(template_ids) if template_ids else [cls.id for cls in registry.templates()]
     templates = [registry.get(template_id) for template_id in ids]
     queue: asyncio.Queue[int] = asyncio.Queue()
@@ -237,7 +256,13 @@ async def run_gate_async(
                     template, runtime, observation={"axtree": True}, name=f"gate{number}-{index}"
                 )
                 envs[template.id] = env
-                result = await check_template(template, env, seeds, random_steps=random_steps)
+                chosen = list(seeds)
+                if cover_impossible:
+                    spec = template.world
+                    golden = runtime.store.golden(spec.seed, spec.scale)
+                    extra = impossible_seed(template, golden, chosen)
+                    chosen += [] if extra is None else [extra]
+                result = await check_template(template, env, chosen, random_steps=random_steps)
                 results[index] = result
                 await env.close()
                 if on_result is not None:
@@ -258,25 +283,25 @@ def run_gate(
     workers: int = 1,
     random_steps: int = 50,
     on_result: Callable[[GateResult], None] | None = None,
+    cover_impossible: bool = False,
 ) -> list[GateResult]:
-    """`run_gate_async` on a runtime of its own (browser and server), closed at the end."""
-
-    async def main() -> list[GateResult]:
-        runtime = Runtime(RuntimeOptions(home=home))
-        await runtime.start()
-        try:
-            return await run_gate_async(
+    """`run_gate_async` on the process's shared runtime for `home` (browser and server on a
+    loop thread of their own, so it works beside other event loops and sync Playwright)."""
+    shared = acquire_runtime(RuntimeOptions(home=home))
+    try:
+        return shared.run(
+            run_gate_async(
                 template_ids,
                 seeds,
-                runtime=runtime,
+                runtime=shared.runtime,
                 workers=workers,
                 random_steps=random_steps,
                 on_result=on_result,
+                cover_impossible=cover_impossible,
             )
-        finally:
-            await runtime.close()
-
-    return asyncio.run(main())
+        )
+    finally:
+        release_runtime(shared)
 
 
 __all__ = [
@@ -284,6 +309,7 @@ __all__ = [
     "GateResult",
     "Probe",
     "check_template",
+    "impossible_seed",
     "run_gate",
     "run_gate_async",
 ]

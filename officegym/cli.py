@@ -393,6 +393,12 @@ def tasks_command(app: str | None, split: str | None, difficulty, as_json: bool)
 )
 @click.option("--workers", type=click.IntRange(1, 16), default=1, show_default=True)
 @click.option(
+    "--cover-impossible/--no-cover-impossible",
+    default=True,
+    show_default=True,
+    help="Also play each template's first impossible instance when the seeds hold none.",
+)
+@click.option(
     "--random-steps", type=click.IntRange(min=1), default=50, show_default=True, hidden=True
 )
 @click.option(
@@ -403,7 +409,7 @@ def tasks_command(app: str | None, split: str | None, difficulty, as_json: bool)
 )
 @_home_option
 def check_command(
-    template_ids, app, split, seeds, workers, random_steps, json_out, world_home
+    template_ids, app, split, seeds, workers, cover_impossible, random_steps, json_out, world_home
 ) -> None:
     """Run the quality gate: per template and instance seed, the oracle must score 1 (twice,
     with the same diff), null and random agents 0, and change-everything, wrong-record and
@@ -460,6 +466,7 @@ def check_command(
         workers=workers,
         random_steps=random_steps,
         on_result=row,
+        cover_impossible=cover_impossible,
     )
     console.print(table)
     failed = [r.template for r in results if not r.passed]

@@ -1,9 +1,9 @@
-"""The quality gate: every registered template passes it on two instance seeds, and the gate
-itself catches a verifier that pays collateral damage and an oracle that does not solve."""
+"""The quality gate: every registered template passes it on two instance seeds (plus its
+first impossible instance, if it has them), and the gate itself catches a verifier that pays
+collateral damage and an oracle that does not solve."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from officegym.cli import main as cli
 from officegym.harness.env import AsyncEnv
 from officegym.harness.gate import GateResult, check_template, run_gate
-from officegym.harness.runtime import Runtime, RuntimeOptions
+from officegym.harness.runtime import RuntimeOptions, acquire_runtime, release_runtime
 from officegym.tasks import expect
 from officegym.tasks.chat.post_update import PostUpdate
 from officegym.tasks.registry import templates
@@ -31,8 +31,8 @@ def explain(result: GateResult) -> str:
 
 
 @pytest.mark.parametrize("template_id", TEMPLATE_IDS)
-def test_every_template_passes_the_gate_on_two_seeds(store, template_id):
-    (result,) = run_gate([template_id], seeds=(0, 1), home=store.home)
+def test_every_template_passes_the_gate_on_two_seeds_and_an_impossible_one(store, template_id):
+    (result,) = run_gate([template_id], seeds=(0, 1), home=store.home, cover_impossible=True)
     assert result.passed, explain(result)
     agents = {p.agent for p in result.probes}
     assert {"oracle", "null", "random", "change-everything"} <= agents
@@ -54,15 +54,19 @@ class _IdleOracle(PostUpdate):
 
 
 def _gate(store, template, seeds=(0,)) -> GateResult:
-    async def main() -> GateResult:
-        async with Runtime(RuntimeOptions(home=store.home)) as runtime:
-            env = AsyncEnv(template, runtime, observation={"axtree": True}, name="gate-self")
-            try:
-                return await check_template(template, env, seeds, random_steps=5)
-            finally:
-                await env.close()
+    shared = acquire_runtime(RuntimeOptions(home=store.home))
 
-    return asyncio.run(main())
+    async def main() -> GateResult:
+        env = AsyncEnv(template, shared.runtime, observation={"axtree": True}, name="gate-self")
+        try:
+            return await check_template(template, env, seeds, random_steps=5)
+        finally:
+            await env.close()
+
+    try:
+        return shared.run(main())
+    finally:
+        release_runtime(shared)
 
 
 def test_the_gate_fails_a_verifier_that_pays_collateral_damage_and_wrong_records(store):
@@ -89,6 +93,8 @@ def test_check_command_prints_the_table_writes_json_and_exits_by_result(store, t
     assert "1/1 templates passed" in result.output
     (row,) = json.loads(out.read_text())
     assert row["template"] == "chat.post_update" and row["passed"] is True
+    # Seed 0 names a live channel; the gate adds the first impossible seed (an archived one).
+    assert row["seeds"] == [0, 2]
     assert {p["agent"] for p in row["probes"]} >= {"oracle", "null", "random"}
     unknown = CliRunner().invoke(cli, ["check", "--template", "chat.nope"])
     assert unknown.exit_code != 0 and "chat.post_update" in unknown.output

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from officegym.tasks.registry import templates
+from officegym.harness.gate import impossible_seed
+from officegym.tasks.registry import get, templates
 
 pytestmark = pytest.mark.slow
 
@@ -69,3 +70,12 @@ def test_test_split_goals_share_no_five_word_phrase_with_train_goals(instances):
             for task in tasks:
                 shared = _shingles(task.goal) & train
                 assert not shared, (template_id, task.goal, sorted(shared)[:3])
+
+
+def test_the_gate_finds_an_impossible_seed_when_the_chosen_seeds_hold_none(store, instances):
+    golden = store.golden(0, "small")
+    post = get("chat.post_update")
+    first = next(s for s, t in enumerate(instances["chat.post_update"]) if not t.params["feasible"])
+    assert impossible_seed(post, golden, [0]) == first
+    assert impossible_seed(post, golden, [first]) is None
+    assert impossible_seed(get("chat.set_topic"), golden, [0], search=12) is None
