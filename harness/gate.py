@@ -170,9 +170,15 @@ async def _play(env: AsyncEnv, agent, seed: int) -> tuple[Probe, Any]:
 
 
 async def check_template(
-    template: Template, env: AsyncEnv, seeds: Sequence[int], *, random_steps: int = 50
+    template: Template,
+    env: AsyncEnv,
+    seeds: Sequence[int],
+    *,
+    random_steps: int = 50,
+    random_seeds: int | None = None,
 ) -> GateResult:
-    """Run every probe of the gate for `template` on `seeds` in `env` (a fresh world each)."""
+    """Run every probe of the gate for `template` on `seeds` in `env` (a fresh world each);
+    the random agent plays only the first `random_seeds` seeds when that is set."""
     clock = time.monotonic()
     probes: list[Probe] = []
     problems: list[str] = []
@@ -189,7 +195,9 @@ async def check_template(
             diff_b.to_json(), sort_keys=True
         ):
             problems.append(f"seed {seed}: two oracle runs left different diffs")
-        agents: list[Any] = [NullAgent(), RandomAgent(random_steps, seed)]
+        agents: list[Any] = [NullAgent()]
+        if random_seeds is None or seeds.index(seed) < random_seeds:
+            agents.append(RandomAgent(random_steps, seed))
         agents.append(_ScriptAgent("change-everything", template, _change_everything))
         if template.decoy(env.task.params):
             agents.append(_ScriptAgent("wrong-record", template, _wrong_record))
@@ -232,6 +240,7 @@ async def run_gate_async(
     runtime: Runtime,
     workers: int = 1,
     random_steps: int = 50,
+    random_seeds: int | None = None,
     on_result: Callable[[GateResult], None] | None = None,
     cover_impossible: bool = False,
 ) -> list[GateResult]:
@@ -262,7 +271,9 @@ async def run_gate_async(
                     golden = runtime.store.golden(spec.seed, spec.scale)
                     extra = impossible_seed(template, golden, chosen)
                     chosen += [] if extra is None else [extra]
-                result = await check_template(template, env, chosen, random_steps=random_steps)
+                result = await check_template(
+                    template, env, chosen, random_steps=random_steps, random_seeds=random_seeds
+                )
                 results[index] = result
                 await env.close()
                 if on_result is not None:
@@ -282,6 +293,7 @@ def run_gate(
     home: Path | None = None,
     workers: int = 1,
     random_steps: int = 50,
+    random_seeds: int | None = None,
     on_result: Callable[[GateResult], None] | None = None,
     cover_impossible: bool = False,
 ) -> list[GateResult]:
@@ -296,6 +308,7 @@ def run_gate(
                 runtime=shared.runtime,
                 workers=workers,
                 random_steps=random_steps,
+                random_seeds=random_seeds,
                 on_result=on_result,
                 cover_impossible=cover_impossible,
             )

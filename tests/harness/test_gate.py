@@ -32,8 +32,12 @@ def explain(result: GateResult) -> str:
 
 @pytest.mark.parametrize("template_id", TEMPLATE_IDS)
 def test_every_template_passes_the_gate_on_two_seeds_and_an_impossible_one(store, template_id):
-    (result,) = run_gate([template_id], seeds=(0, 1), home=store.home, cover_impossible=True)
+    # The random agent (the slowest probe) plays seed 0 only here; `make check` plays it on all.
+    (result,) = run_gate(
+        [template_id], seeds=(0, 1), home=store.home, cover_impossible=True, random_seeds=1
+    )
     assert result.passed, explain(result)
+    assert [p.seed for p in result.probes if p.agent == "random"] == [0]
     agents = {p.agent for p in result.probes}
     assert {"oracle", "null", "random", "change-everything"} <= agents
     assert all(steps > 0 for steps in result.oracle_steps)
