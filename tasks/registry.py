@@ -72,6 +72,11 @@ class Template(ABC):
         change-everything probe adds it to the oracle's work). Apps' base classes define it."""
         raise TaskError(f"{self.id}: no collateral edit defined for apps {self.apps}")
 
+    def files(self, params: Mapping[str, Any]) -> Mapping[str, bytes]:
+        """Files the task hands the agent (name -> bytes), placed in the episode folder at reset
+        for `upload_file`; none by default."""
+        return {}
+
     def decoy(self, params: Mapping[str, Any]) -> Mapping[str, Any] | None:
         """Parameter overrides that point the oracle at a similar but wrong record (the gate's
         wrong-record probe), or None when the task has no such near miss."""
@@ -105,6 +110,7 @@ class Template(ABC):
             max_steps=self.max_steps,
             params=frozen,
             instance_seed=seed,
+            files=dict(self.files(frozen)),
         )
 
 
@@ -134,7 +140,7 @@ def _load_builtin() -> None:
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        from . import chat  # noqa: F401  (registers the chat templates)
+        from . import chat, crm  # noqa: F401  (register the chat and CRM templates)
 
 
 def get(template_id: str) -> Template:

@@ -34,11 +34,24 @@ def test_builtin_templates_are_registered_by_id():
 TAGS = {"navigation", "search", "form", "answer", "multi-step", "cross-app"}
 
 
-def test_the_chat_suite_has_25_templates_across_every_difficulty_and_both_splits():
-    chat = [t for t in templates() if t.id.startswith("chat.")]
-    assert len(chat) >= 25
-    assert {t.difficulty for t in chat} == {1, 2, 3, 4, 5}
-    assert sum(t.split == "test" for t in chat) >= 5
+@pytest.mark.parametrize("app", ["chat"])
+def test_each_app_suite_has_25_templates_across_every_difficulty_and_both_splits(app):
+    suite = [t for t in templates() if t.id.startswith(f"{app}.")]
+    assert len(suite) >= 25
+    assert {t.difficulty for t in suite} == {1, 2, 3, 4, 5}
+    assert sum(t.split == "test" for t in suite) >= 5
+
+
+def test_a_template_hands_the_agent_its_files_with_the_instance(store):
+    class Handout(get("chat.post_update").__class__):
+        id = "chat.handout_test"
+
+        def files(self, params):
+            return {"notes.txt": params["text"].encode()}
+
+    task = Handout().instance(store.golden(0, "tiny"), 1)
+    assert task.files == {"notes.txt": task.params["text"].encode()}
+    assert get("chat.post_update").instance(store.golden(0, "tiny"), 1).files == {}
 
 
 def test_every_template_has_complete_metadata():
