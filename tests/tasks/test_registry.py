@@ -34,7 +34,7 @@ def test_builtin_templates_are_registered_by_id():
 TAGS = {"navigation", "search", "form", "answer", "multi-step", "cross-app"}
 
 
-@pytest.mark.parametrize("app", ["chat"])
+@pytest.mark.parametrize("app", ["chat", "crm"])
 def test_each_app_suite_has_25_templates_across_every_difficulty_and_both_splits(app):
     suite = [t for t in templates() if t.id.startswith(f"{app}.")]
     assert len(suite) >= 25

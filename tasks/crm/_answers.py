@@ -1,0 +1,214 @@
+"""What group D's CRM templates share (biggest_deal_this_quarter, contact_email_lookup,
+won_this_quarter, count_overdue_activities, update_phone_from_chat, post_deal_summary): the
+world's quarter, who may edit a record, money and dates as the CRM shows them, reading a
+record page's fields and a list view's rows, filtering a list by owner, and a matcher for a
+chat message that states a deal's amount and close date.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+from officegym.apps.crm.listing import quarter_of
+from officegym.apps.crm.service import CRM_DEPARTMENTS
+from officegym.tasks.answer import dates_in, numbers_in
+from officegym.tasks.match import Matcher, squash
+
+if TYPE_CHECKING:
+    from officegym.harness.actions import PageActions
+
+_US_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
+
+
+# -- the world ---------------------------------------------------------------------------
+
+
+def world_today(world: sqlite3.Connection) -> date:
+    """The world clock's date."""
+    (now,) = world.execute("SELECT now FROM world_meta ORDER BY id LIMIT 1").fetchone()
+    return datetime.fromisoformat(str(now)).date()
+
+
+def this_quarter(world: sqlite3.Connection) -> tuple[date, date]:
+    """First and last day of the world's current calendar quarter (the CRM's "this quarter")."""
+    return quarter_of(world_today(world))
+
+
+def editors(world: sqlite3.Connection, owner_id: int) -> list[tuple[int, str, str]]:
+    """(id, email, display name) of the active people who may edit a record of `owner_id`
+    without being admins: the owner, then their managers up the org chart (apps/crm/access)."""
+    found = []
+    person: int | None = owner_id
+    seen: set[int] = set()
+    while person is not None and person not in seen:
+        seen.add(person)
+        row = world.execute(
+            "SELECT id, email, display_name, role, is_active, manager_id "
+            "FROM people_employee WHERE id = ?",
+            (person,),
+        ).fetchone()
+        if row is None:
+            break
+        pid, email, name, role, active, manager = row
+        if active and (role == "manager" or pid == owner_id) and role != "admin":
+            found.append((pid, email, name))
+        person = manager
+    return found
+
+
+def crm_person_ids(world: sqlite3.Connection) -> set[int]:
+    """Ids of the active people the CRM's owner menus offer (its departments)."""
+    marks = ", ".join("?" for _ in CRM_DEPARTMENTS)
+    rows = world.execute(
+        f"""
+        SELECT e.id FROM people_employee e JOIN people_team t ON t.id = e.team_id
+        WHERE e.is_active AND t.department IN ({marks}) ORDER BY e.id
+        """,
+        CRM_DEPARTMENTS,
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def unique_person_name(world: sqlite3.Connection, name: str) -> bool:
+    (count,) = world.execute(
+        "SELECT count(*) FROM people_employee WHERE display_name = ?", (name,)
+    ).fetchone()
+    return count == 1
+
+
+# -- how the CRM writes things -------------------------------------------------------------
+
+
+def money(amount: int | float) -> str:
+    """An amount as the CRM shows it: "$41,500"."""
+    return f"${int(amount):,}"
+
+
+def crm_day(day: date) -> str:
+    """A date as the CRM shows it: "Sep 30, 2025"."""
+    return f"{day:%b} {day.day}, {day.year}"
+
+
+# -- reading pages -----------------------------------------------------------------------
+
+
+def _text_of(nodes: list[Any], index: int) -> str:
+    """The text inside node `index` (its descendants' names), edit links left out."""
+    depth = nodes[index].depth
+    parts = []
+    for node in nodes[index + 1 :]:
+        if node.depth <= depth:
+            break
+        name = squash(node.name or "")
+        if not name or (node.role == "link" and name.startswith("Edit ")):
+            continue
+        if node.role in ("StaticText", "link") and name not in parts:
+            parts.append(name)
+    return squash(" ".join(parts))
+
+
+def record_field(actions: PageActions, label: str) -> str:
+    """The value a record page's Details panel shows for `label` ("" for "—")."""
+    nodes = list(actions.nodes)
+    start = next(
+        (i for i, n in enumerate(nodes) if n.role == "region" and squash(n.name) == "Details"),
+        0,
+    )
+    for index in range(start, len(nodes)):
+        node = nodes[index]
+        if node.role == "term" and squash(node.name) == label:
+            following = next(
+                i for i in range(index + 1, len(nodes)) if nodes[i].role == "definition"
+            )
+            value = _text_of(nodes, following)
+            return "" if value == "—" else value
+    raise LookupError(f"the record page shows no field {label!r}")
+
+
+def list_rows(actions: PageActions) -> list[dict[str, str]]:
+    """The rows of the list view's table on the page, each as {column header: cell text}."""
+    nodes = {n.bid: n for n in actions.nodes if n.bid}
+    table = actions.find("table")
+    headers = [squash(nodes[b].name) for b in actions.find_all("columnheader", within=table)]
+    rows = []
+    for row in actions.find_all("row", within=table):
+        cells = actions.find_all("cell", within=row)
+        if cells:
+            rows.append({h: squash(nodes[c].name) for h, c in zip(headers, cells, strict=False)})
+    return rows
+
+
+def open_list(actions: PageActions, section: str, view: str) -> None:
+    """Open a CRM list from the navigation ("Opportunities") and then its saved view tab."""
+    nav = actions.find("navigation", "CRM", exact=True)
+    actions.click(actions.find("link", section, exact=True, within=nav))
+    tabs = actions.find("navigation", "List views", exact=True)
+    actions.click(actions.find("link", view, exact=True, within=tabs))
+
+
+def filter_owner(actions: PageActions, person: str) -> None:
+    """Limit the list view on the page to records `person` owns."""
+    actions.select_option(actions.find("combobox", "Owner", exact=True), person)
+    actions.click(actions.find("button", "Apply filters", exact=True))
+
+
+def amount_of(text: str) -> int:
+    """The whole amount a money cell shows ("$41,500" → 41500)."""
+    return int(re.sub(r"[^\d]", "", text) or 0)
+
+
+# -- matching a posted summary -----------------------------------------------------------
+
+
+class _Summary(Matcher):
+    """A text that names `stage`, states `amount` as a number (any of $41,500 / 41,500 /
+    41500 / $41.5k) and `day` as a date (ISO, "Sep 30, 2025", "September 30", "30 Sep 2025",
+    9/30/2025)."""
+
+    def __init__(self, stage: str, amount: int, day: date) -> None:
+        self.stage = stage
+        self.amount = amount
+        self.day = day
+
+    def matches(self, value: Any) -> bool:
+        if not isinstance(value, str):
+            return False
+        if squash(self.stage).casefold() not in squash(value).casefold():
+            return False
+        days = dates_in(value, default=self.day)
+        for m in _US_DATE.finditer(value):
+            try:
+                days.append(date(int(m[3]), int(m[1]), int(m[2])))
+            except ValueError:
+                continue
+        plain = _US_DATE.sub(" ", value)
+        return self.day in days and float(self.amount) in numbers_in(plain)
+
+    def describe(self) -> str:
+        return f"summary({self.stage!r}, {money(self.amount)}, {self.day.isoformat()})"
+
+
+def summarises(stage: str, amount: int, day: date) -> Matcher:
+    """A message body stating a deal's `stage`, `amount` and close date `day` (see
+    `_Summary`)."""
+    return _Summary(stage, amount, day)
+
+
+__all__ = [
+    "amount_of",
+    "crm_day",
+    "crm_person_ids",
+    "editors",
+    "filter_owner",
+    "list_rows",
+    "money",
+    "open_list",
+    "record_field",
+    "summarises",
+    "this_quarter",
+    "unique_person_name",
+    "world_today",
+]

@@ -1,0 +1,368 @@
+"""Group D's CRM templates without a browser: instances on the small seed-0 world, checked
+against the world with SQL of their own (and the reports module's own figures), and
+verifiers on hand-made diffs and answers.
+
+biggest_deal_this_quarter, contact_email_lookup, won_this_quarter, count_overdue_activities,
+update_phone_from_chat, post_deal_summary.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from sqlalchemy.orm import Session
+
+from officegym.apps.crm import reports
+from officegym.seed_data.connect import make_engine
+from officegym.seed_data.schema import Employee
+from officegym.tasks import registry
+from officegym.tasks.crm._answers import editors, money
+from officegym.tasks.verdict import Verdict
+from tests.tasks.episodes import ctx, one, update
+
+IDS = (
+    "crm.biggest_deal_this_quarter",
+    "crm.contact_email_lookup",
+    "crm.won_this_quarter",
+    "crm.count_overdue_activities",
+    "crm.update_phone_from_chat",
+    "crm.post_deal_summary",
+)
+SEEDS = range(30)
+TODAY = "2025-09-17"
+QUARTER = ("2025-07-01", "2025-09-30")
+OPEN_SQL = "stage NOT IN ('Closed Won', 'Closed Lost')"
+
+
+def grade(template_id: str, params, tables=None, **kwargs) -> Verdict:
+    return registry.get(template_id).verify(ctx(tables, **kwargs), params)
+
+
+def row(world, table: str, pk: int) -> dict:
+    cursor = world.execute(f"SELECT * FROM {table} WHERE id = ?", (pk,))
+    names = [c[0] for c in cursor.description]
+    return dict(zip(names, cursor.fetchone(), strict=True))
+
+
+def changed(world, table: str, pk: int, **changes) -> dict:
+    """A one-row update diff of `table` row `pk` to the values `changes`."""
+    before = row(world, table, pk)
+    pairs = {k: (before[k], v) for k, v in changes.items()}
+    return {table: {"updated": {pk: update(before, **pairs)}}}
+
+
+def stray_note(tables: dict | None = None, pk: int = 9100) -> dict:
+    note = {"id": pk, "title": "Done, closing this out.", "body": "x", "account_id": 1}
+    return {**(tables or {}), "crm_note": {"inserted": {pk: note}}}
+
+
+def message(params, body: str, *, pk: int = 9001, **overrides) -> dict:
+    posted = {
+        "id": pk,
+        "channel_id": params["channel_id"],
+        "author_id": params["user_id"],
+        "thread_parent_id": None,
+        "body": body,
+        "also_in_channel": 0,
+        **overrides,
+    }
+    return {"chat_message": {"inserted": {pk: posted}}}
+
+
+def first(instances, template_id: str, feasible: bool = True):
+    return next(t for t in instances[template_id] if t.params.get("feasible", True) is feasible)
+
+
+def test_the_group_is_registered_with_its_splits_difficulties_and_apps():
+    found = {
+        tid: (registry.get(tid).split, registry.get(tid).difficulty, registry.get(tid).apps)
+        for tid in IDS
+    }
+    assert found == {
+        "crm.biggest_deal_this_quarter": ("train", 3, ("crm",)),
+        "crm.contact_email_lookup": ("train", 1, ("crm",)),
+        "crm.won_this_quarter": ("test", 3, ("crm",)),
+        "crm.count_overdue_activities": ("train", 2, ("crm",)),
+        "crm.update_phone_from_chat": ("train", 5, ("chat", "crm")),
+        "crm.post_deal_summary": ("test", 4, ("chat", "crm")),
+    }
+
+
+# -- instances -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("template_id", IDS)
+def test_the_same_seed_gives_the_same_goal_and_params(golden, instances, template_id):
+    for seed in (0, 7, 23):
+        again = registry.get(template_id).instance(golden, seed)
+        first_time = instances[template_id][seed]
+        assert (again.goal, dict(again.params)) == (first_time.goal, dict(first_time.params))
+
+
+@pytest.mark.parametrize("template_id", IDS)
+def test_the_user_is_active_and_goals_vary(world, instances, template_id):
+    for task in instances[template_id]:
+        active = one(world, "SELECT is_active FROM people_employee WHERE email = ?", task.user)
+        assert active == (1,), (template_id, task.params)
+    assert len({t.goal for t in instances[template_id]}) >= 6
+
+
+def test_the_biggest_deal_is_the_rep_s_unique_largest_open_deal_closing_this_quarter(
+    world, instances
+):
+    for task in instances["crm.biggest_deal_this_quarter"]:
+        p = task.params
+        deals = world.execute(
+            f"SELECT name, amount FROM crm_opportunity WHERE owner_id = ? AND {OPEN_SQL} "
+            "AND close_date BETWEEN ? AND ? ORDER BY amount DESC, id",
+            (p["rep_id"], *QUARTER),
+        ).fetchall()
+        assert len(deals) >= 2 and deals[0][1] > deals[1][1]
+        assert deals[0] == (p["deal"], p["amount"])
+        assert sorted(map(tuple, p["deals"])) == sorted(deals)
+        assert len(p["candidates"]) == len(deals)
+        assert task.user in {e[1] for e in editors(world, p["rep_id"])}
+        assert (p["rep"] in task.goal) is not p["user_is_rep"]
+        assert p["decoy"] and p["decoy"]["rep"] != p["rep"]
+
+
+def test_a_contact_s_email_comes_from_its_record_or_is_missing_on_purpose(world, instances):
+    impossible = 0
+    for task in instances["crm.contact_email_lookup"]:
+        p = task.params
+        name, email, account = one(
+            world,
+            "SELECT c.first_name || ' ' || c.last_name, c.email, a.name FROM crm_contact c "
+            "JOIN crm_account a ON a.id = c.account_id WHERE c.id = ?",
+            p["contact_id"],
+        )
+        assert (name, account) == (p["contact"], p["account"])
+        assert p["contact"] in task.goal and p["account"] in task.goal
+        same = one(
+            world,
+            "SELECT count(*) FROM crm_contact WHERE first_name || ' ' || last_name = ?",
+            name,
+        )
+        assert same == (1,)
+        if p["feasible"]:
+            assert email == p["email"] and p["candidates"][0] == email
+            assert p["decoy"]["contact"] != name
+        else:
+            impossible += 1
+            assert email is None and p["email"] is None and p["decoy"] is None
+            assert one(
+                world,
+                "SELECT 1 FROM world_oddity WHERE kind = 'incomplete_record' "
+                "AND row_table = 'crm_contact' AND row_id = ?",
+                p["contact_id"],
+            )
+    assert 1 <= impossible <= len(SEEDS) // 3
+
+
+def test_won_this_quarter_matches_the_rows_and_the_reports_page(golden, world, instances):
+    engine = make_engine(golden, create=False)
+    try:
+        with Session(engine) as db:
+            for task in instances["crm.won_this_quarter"]:
+                p = task.params
+                rows = world.execute(
+                    "SELECT amount FROM crm_opportunity WHERE owner_id = ? "
+                    "AND stage = 'Closed Won' AND close_date BETWEEN ? AND ?",
+                    (p["rep_id"], *QUARTER),
+                ).fetchall()
+                assert p["total"] == sum(r[0] for r in rows) and rows
+                rep = db.get(Employee, p["rep_id"])
+                assert reports.my_numbers(db, rep)["won"].amount == p["total"]
+                assert reports.pipeline(db, rep, scope="me").won.amount == p["total"]
+                assert p["candidates"][0] == money(p["total"])
+                assert p["rep"] in task.goal and task.user != rep.email
+                assert task.user in {e[1] for e in editors(world, p["rep_id"])}
+    finally:
+        engine.dispose()
+
+
+def test_the_overdue_count_is_the_deal_s_open_activities_due_before_today(world, instances):
+    zero = 0
+    for task in instances["crm.count_overdue_activities"]:
+        p = task.params
+        overdue, still_open = one(
+            world,
+            "SELECT coalesce(sum(status != 'Completed' AND due_date < ?), 0), "
+            "coalesce(sum(status != 'Completed'), 0) FROM crm_activity "
+            "WHERE opportunity_id = ?",
+            TODAY,
+            p["deal_id"],
+        )
+        assert (overdue, still_open) == (p["overdue"], p["open"]) and still_open >= 2
+        assert str(overdue) in p["candidates"] and len(p["candidates"]) >= 2
+        zero += overdue == 0
+        decoy = one(
+            world,
+            "SELECT coalesce(sum(a.status != 'Completed' AND a.due_date < ?), 0) "
+            "FROM crm_opportunity o LEFT JOIN crm_activity a ON a.opportunity_id = o.id "
+            "WHERE o.name = ?",
+            TODAY,
+            p["decoy"]["deal"],
+        )
+        assert decoy != (overdue,)
+    assert 1 <= zero <= len(SEEDS) // 3
+
+
+def test_the_chat_number_is_the_poster_s_newest_post_and_the_user_may_use_it(world, instances):
+    contacts = set()
+    for task in instances["crm.update_phone_from_chat"]:
+        p = task.params
+        body, author, channel_id = one(
+            world,
+            "SELECT m.body, e.display_name, m.channel_id FROM chat_message m "
+            "JOIN people_employee e ON e.id = m.author_id WHERE m.id = ?",
+            p["message_id"],
+        )
+        assert p["phone"] in body and p["contact"] in body and author == p["poster"]
+        contact = row(world, "crm_contact", p["contact_id"])
+        assert contact["phone"] == p["crm_phone"] != p["phone"]
+        assert one(
+            world,
+            "SELECT 1 FROM chat_membership WHERE channel_id = ? AND employee_id = ?",
+            channel_id,
+            p["user_id"],
+        )
+        assert p["user_id"] in {e[0] for e in editors(world, contact["owner_id"])}
+        later = world.execute(
+            "SELECT body FROM chat_message WHERE instr(body, ?) > 0 AND created_at > "
+            "(SELECT created_at FROM chat_message WHERE id = ?) AND body LIKE '%+%'",
+            (p["contact"], p["message_id"]),
+        ).fetchall()
+        assert all(p["crm_phone"] in b for (b,) in later)
+        assert p["contact"] in task.goal and (p["poster"] in task.goal) is not p["poster_is_user"]
+        contacts.add(p["contact"])
+    assert len(contacts) >= 4
+
+
+def test_a_summary_goes_to_a_channel_of_the_user_about_a_real_deal(world, instances):
+    channels = set()
+    for task in instances["crm.post_deal_summary"]:
+        p = task.params
+        deal = row(world, "crm_opportunity", p["deal_id"])
+        assert (deal["name"], deal["stage"], deal["amount"]) == (p["deal"], p["stage"], p["amount"])
+        assert str(deal["close_date"])[:10] == p["close_date"]
+        assert one(
+            world,
+            "SELECT 1 FROM chat_membership m JOIN chat_channel c ON c.id = m.channel_id "
+            "WHERE c.id = ? AND c.name = ? AND m.employee_id = ? AND c.archived_at IS NULL",
+            p["channel_id"],
+            p["channel"],
+            p["user_id"],
+        )
+        assert f'"{p["deal"]}"' in task.goal and f"#{p['channel']}" in task.goal
+        decoy = one(world, "SELECT amount FROM crm_opportunity WHERE name = ?", p["decoy"]["deal"])
+        assert decoy != (p["amount"],)
+        channels.add(p["channel"])
+    assert len(channels) >= 3
+
+
+# -- verifiers -----------------------------------------------------------------------------
+
+
+def test_the_biggest_deal_answer_needs_the_name_and_the_amount(instances):
+    tid = "crm.biggest_deal_this_quarter"
+    p = first(instances, tid).params
+    right = f"{p['deal']}, {money(p['amount'])}"
+    assert grade(tid, p, answer=right).success
+    if p["short"]:
+        assert grade(tid, p, answer=f"{p['short']} for {money(p['amount'])}").success
+    other, amount = next((n, a) for n, a in p["deals"] if n != p["deal"])
+    assert not grade(tid, p, answer=f"{other}, {money(amount)}").success
+    assert not grade(tid, p, answer=p["deal"]).success
+    assert not grade(tid, p, answer=f"{p['deal']}, {money(p['amount'] + 500)}").success
+    assert not grade(tid, p, answer="; ".join(p["candidates"])).success
+    assert not grade(tid, p, stray_note(), answer=right).success
+    assert grade(tid, p).score == 0
+
+
+def test_the_email_answer_and_the_missing_email_report(instances):
+    tid = "crm.contact_email_lookup"
+    p = first(instances, tid).params
+    assert grade(tid, p, answer=f"It's {p['email']}").success
+    assert not grade(tid, p, answer=p["candidates"][1]).success
+    assert not grade(tid, p, answer="; ".join(p["candidates"])).success
+    assert not grade(tid, p, infeasible="no email").success
+    q = first(instances, tid, feasible=False).params
+    assert grade(tid, q, infeasible=f"{q['contact']} has no email on file").success
+    assert not grade(tid, q, answer="unknown@example.com").success
+    assert not grade(tid, q, stray_note(), infeasible="none").success
+
+
+def test_the_won_total_is_read_as_money(instances):
+    tid = "crm.won_this_quarter"
+    p = instances[tid][0].params
+    assert grade(tid, p, answer=money(p["total"])).success
+    assert grade(tid, p, answer=f"{p['total']} dollars").success
+    assert not grade(tid, p, answer=money(p["total"] + 1000)).success
+    assert not grade(tid, p, answer="; ".join(p["candidates"])).success
+    assert not grade(tid, p, stray_note(), answer=money(p["total"])).success
+
+
+def test_the_overdue_count_is_one_number(instances):
+    tid = "crm.count_overdue_activities"
+    p = next(t.params for t in instances[tid] if t.params["overdue"] >= 1)
+    assert grade(tid, p, answer=str(p["overdue"])).success
+    assert not grade(tid, p, answer=str(p["overdue"] + 1)).success
+    assert not grade(tid, p, answer="; ".join(p["candidates"])).success
+    z = next(t.params for t in instances[tid] if t.params["overdue"] == 0)
+    assert grade(tid, z, answer="None of them").success
+
+
+def test_the_phone_must_be_the_chat_number_on_the_named_contact_only(world, instances):
+    tid = "crm.update_phone_from_chat"
+    p = instances[tid][0].params
+    right = changed(world, "crm_contact", p["contact_id"], phone=p["phone"])
+    assert grade(tid, p, right).success
+    assert not grade(tid, p, stray_note(right)).success
+    extra = changed(world, "crm_contact", p["contact_id"], phone=p["phone"], title="CEO")
+    assert not grade(tid, p, extra).success
+    others = world.execute(
+        "SELECT id FROM crm_contact WHERE id != ? ORDER BY id LIMIT 1", (p["contact_id"],)
+    ).fetchone()
+    wrong = changed(world, "crm_contact", others[0], phone=p["phone"])
+    assert not grade(tid, p, wrong).success and grade(tid, p, wrong).score == 0
+    old = changed(world, "crm_contact", p["contact_id"], phone=p["phone"][:-1] + "0")
+    assert not grade(tid, p, old).success
+
+
+@pytest.mark.parametrize(
+    ("amount", "day"),
+    [
+        ("${amount:,}", "{day:%b} {day.day}, {day.year}"),
+        ("{amount:,}", "{day:%Y-%m-%d}"),
+        ("{amount}", "{day.month}/{day.day}/{day.year}"),
+        ("${amount:,}", "{day:%B} {day.day}"),
+    ],
+)
+def test_a_summary_states_stage_amount_and_close_date_in_common_formats(instances, amount, day):
+    tid = "crm.post_deal_summary"
+    p = instances[tid][0].params
+    close = date.fromisoformat(p["close_date"])
+    body = (
+        f"{p['deal']}: {p['stage'].lower()}, {amount.format(amount=p['amount'])}, "
+        f"closing {day.format(day=close)}"
+    )
+    assert grade(tid, p, message(p, body)).success
+
+
+def test_a_summary_with_a_wrong_part_or_place_fails(instances):
+    tid = "crm.post_deal_summary"
+    p = instances[tid][0].params
+    close = date.fromisoformat(p["close_date"])
+    good = f"{p['deal']}: {p['stage']}, {money(p['amount'])}, closing {close.isoformat()}"
+    assert not grade(tid, p, stray_note(message(p, good))).success
+    bigger = f"{p['deal']}: {p['stage']}, $1{p['amount']:,}, closing {close.isoformat()}"
+    assert not grade(tid, p, message(p, bigger)).success
+    no_stage = f"{p['deal']}: {money(p['amount'])}, closing {close.isoformat()}"
+    assert not grade(tid, p, message(p, no_stage)).success
+    later = f"{p['deal']}: {p['stage']}, {money(p['amount'])}, closing {close.year + 1}-01-01"
+    assert not grade(tid, p, message(p, later)).success
+    assert not grade(tid, p, message(p, good, channel_id=p["channel_id"] + 1)).success
+    assert not grade(tid, p, message(p, good, thread_parent_id=1)).success
+    assert grade(tid, p).score == 0
