@@ -44,7 +44,7 @@ format: $(STAMP)
 test: install lint
 	$(BIN)/python -m pytest -n auto
 
-# The full quality gate: every task template on instance seeds 0-4 (make test runs seeds 0-1).
+# The full quality gate: every task template on instance seeds 0-4 (make test runs seed 0).
 check: install
 	$(BIN)/officegym check --seeds 5 --json out/gate.json
 

@@ -470,7 +470,10 @@ def _check_record(
             return clean[name]
         return getattr(row, name, None) if row is not None else None
 
-    if spec.key == "opportunities" and "close_date" in clean and "close_date" not in errors:
+    # Only a close date being set is checked: a form that sends back an old deal's stored date
+    # unchanged must still save its other fields.
+    moved = "close_date" in clean and (row is None or clean["close_date"] != row.close_date)
+    if spec.key == "opportunities" and moved and "close_date" not in errors:
         created = row.created_at.date() if row is not None else world_now(db).date()
         close = clean["close_date"]
         if close is not None and close < created:

@@ -654,14 +654,16 @@ def _convert_page(lead_id: int, status: int = 200, error: str | None = None, err
         raise Conflict("This lead was already converted.")
     if not service.can_edit(db, _actor(), "leads", lead_id):
         raise Forbidden(f"You can't convert this lead. {edit_scope(db, _actor()).rule()}")
+    submitted = kw.get("form")
     form = {
         "account_choice": "new",
         "account_name": lead.company,
         "contact_choice": "new",
-        "create_opportunity": "1",
+        # Ticked on a first visit; shown again as the user left it (an unticked box is not sent).
+        "create_opportunity": "1" if submitted is None else "",
         "opportunity_name": f"{lead.company} — new business",
         "owner_id": str(_actor().id),
-        **kw.get("form", {}),
+        **(submitted or {}),
     }
     return _render(
         "crm/convert.html",

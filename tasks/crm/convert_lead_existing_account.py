@@ -111,7 +111,7 @@ class ConvertLeadExistingAccount(CrmTemplate):
             actions.click(actions.find("radio", f"Use existing account {params['account']} —"))
         convert_form(actions, params["opportunity"])
         if not params["attach"]:
-            # The re-shown form ticks "Create an opportunity" again: set it up once more.
+            # The duplicate warning shows the form again: confirm and convert as before.
             actions.check(actions.find("checkbox", "Create new records anyway"))
             convert_form(actions, params["opportunity"])
         actions.send_msg_to_user(

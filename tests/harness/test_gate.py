@@ -31,10 +31,11 @@ def explain(result: GateResult) -> str:
 
 
 @pytest.mark.parametrize("template_id", TEMPLATE_IDS)
-def test_every_template_passes_the_gate_on_two_seeds_and_an_impossible_one(store, template_id):
-    # The random agent (the slowest probe) plays seed 0 only here; `make check` plays it on all.
+def test_every_template_passes_the_gate_on_seed_0_and_an_impossible_seed(store, template_id):
+    # Seed 0, plus the first impossible instance of templates that have them, keeps the 50
+    # templates' gate within `make test`'s time; `make check` plays every probe on seeds 0-4.
     (result,) = run_gate(
-        [template_id], seeds=(0, 1), home=store.home, cover_impossible=True, random_seeds=1
+        [template_id], seeds=(0,), home=store.home, cover_impossible=True, random_seeds=1
     )
     assert result.passed, explain(result)
     assert [p.seed for p in result.probes if p.agent == "random"] == [0]

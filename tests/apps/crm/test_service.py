@@ -6,7 +6,7 @@ world's diff must still be empty, so the service wrote nothing before saying no.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select, text
@@ -216,6 +216,17 @@ def test_close_date_cannot_move_before_the_deal_was_created(db, store, world, fa
         service.update(db, employee(db, facts.rep), "opportunities", opp.id, {"close_date": before})
     assert "before the opportunity was created" in caught.value.errors["close_date"]
     _nothing_written(db, store, world)
+
+
+def test_a_full_form_resending_a_close_date_older_than_creation_still_saves(db, facts):
+    # Some won deals were entered after they closed; their stored close date goes back
+    # unchanged with every full-form save and must not block the other fields.
+    opp = db.get(Opportunity, facts.rep_opportunity)
+    opp.created_at = datetime.combine(opp.close_date + timedelta(days=3), datetime.min.time())
+    db.commit()
+    values = {"close_date": str(opp.close_date), "next_step": "Send the countersigned copy"}
+    service.update(db, employee(db, facts.rep), "opportunities", opp.id, values)
+    assert db.get(Opportunity, opp.id).next_step == "Send the countersigned copy"
 
 
 def test_stale_deal_can_be_closed_lost_with_its_past_close_date(db, store, world, facts):

@@ -387,7 +387,11 @@ def test_convert_into_a_likely_duplicate_account_is_held_back(as_person, facts, 
         },
     )
     assert response.status_code == 409
-    assert "These already exist" in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    assert "These already exist" in page
+    # The user left "Create an opportunity" unticked: the page shown again keeps it so.
+    assert 'name="create_opportunity" value="1">' in page
+    assert 'name="create_opportunity" value="1" checked' not in page
     assert not _diff(store, world)
 
 
