@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from datetime import date, datetime
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from officegym.apps.crm.listing import quarter_of
 from officegym.apps.crm.service import CRM_DEPARTMENTS
 from officegym.tasks.answer import dates_in, numbers_in
 from officegym.tasks.match import Matcher, squash
+
+from .base import world_today
 
 if TYPE_CHECKING:
     from officegym.harness.actions import PageActions
@@ -24,12 +26,6 @@ _US_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
 
 
 # -- the world ---------------------------------------------------------------------------
-
-
-def world_today(world: sqlite3.Connection) -> date:
-    """The world clock's date."""
-    (now,) = world.execute("SELECT now FROM world_meta ORDER BY id LIMIT 1").fetchone()
-    return datetime.fromisoformat(str(now)).date()
 
 
 def this_quarter(world: sqlite3.Connection) -> tuple[date, date]:

@@ -6,22 +6,18 @@ read-only check an oracle makes before reporting a record it may not edit."""
 from __future__ import annotations
 
 import sqlite3
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks.answer import phone_digits
 from officegym.tasks.match import Matcher, squash
 
+from .base import world_today
+
 if TYPE_CHECKING:
     from officegym.harness.actions import PageActions
 
 READ_ONLY = "Read only for you"
-
-
-def world_today(world: sqlite3.Connection) -> date:
-    """The world clock's date (the day the user is working on)."""
-    (now,) = world.execute("SELECT now FROM world_meta ORDER BY id LIMIT 1").fetchone()
-    return datetime.fromisoformat(str(now)).date()
 
 
 def add_business_days(day: date, count: int) -> date:

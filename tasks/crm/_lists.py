@@ -15,7 +15,7 @@ from officegym.apps.crm.fields import OPEN_STAGES, STAGE_PROBABILITY
 from officegym.apps.crm.service import CRM_DEPARTMENTS
 from officegym.tasks.match import squash
 
-from .base import field
+from .base import field, world_today
 
 if TYPE_CHECKING:
     from officegym.harness.actions import PageActions
@@ -25,8 +25,7 @@ OPEN = tuple(OPEN_STAGES)
 
 def today(world: sqlite3.Connection) -> str:
     """The world clock's date, ISO-formatted (deal close dates compare with it as text)."""
-    (now,) = world.execute("SELECT now FROM world_meta ORDER BY id LIMIT 1").fetchone()
-    return str(now)[:10]
+    return world_today(world).isoformat()
 
 
 def stage_changes(stage: str, old_probability: int) -> dict[str, object]:

@@ -8,7 +8,9 @@ the search box, and URLs shown on the page. They never write to the world direct
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks.match import squash
@@ -45,6 +47,12 @@ class CrmTemplate(Template):
         log_on_record(
             actions, "New note", {"Title": COLLATERAL_TITLE, "Body": COLLATERAL_TITLE}, "Save note"
         )
+
+
+def world_today(world: sqlite3.Connection) -> date:
+    """The world clock's date (the day the user is working on)."""
+    (now,) = world.execute("SELECT now FROM world_meta ORDER BY id LIMIT 1").fetchone()
+    return datetime.fromisoformat(str(now)).date()
 
 
 def _name(actions: PageActions, bid: str) -> str:
@@ -154,4 +162,5 @@ __all__ = [
     "open_record",
     "row_links",
     "search",
+    "world_today",
 ]
