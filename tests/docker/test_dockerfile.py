@@ -45,3 +45,16 @@ def test_every_top_level_package_is_copied():
     copied = {shlex.split(rest)[0] for keyword, rest in instructions() if keyword == "COPY"}
     for folder in ("officegym", "apps", "seed_data", "tasks", "harness", "tests", "bench"):
         assert folder in copied
+
+
+def test_every_file_the_package_build_reads_is_copied():
+    copied = {
+        source
+        for keyword, rest in instructions()
+        if keyword == "COPY"
+        for source in shlex.split(rest)[:-1]
+    }
+    # setup.py maps the source folders to the officegym namespace; without it the install
+    # inside the image would find no packages.
+    for name in ("pyproject.toml", "setup.py", "README.md", "Makefile"):
+        assert name in copied, f"the image does not copy {name}"
