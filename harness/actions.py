@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from officegym.tasks.answer import CONTRACT
+
 MAX_ACTIONS_PER_STEP = 10
 MAX_ACTION_CHARS = 20_000
 MAX_STRING_CHARS = 10_000
@@ -919,7 +921,17 @@ def _closest(scope: list[Any], role: str | None, name: str | None) -> str:
     return "closest: " + ", ".join(_label(keys[key]) for key in nearest)
 
 
+# Shown to the agent in every observation: how to end an episode, and the answer contract
+# that every answer check reads final messages by.
+INSTRUCTIONS = (
+    "Finish with send_msg_to_user(text) when the task is done or asks for an answer, or with "
+    "report_infeasible(reason) when the task cannot be done in this world (only then: "
+    "reporting a task that can be done fails it, whatever else was done). " + CONTRACT
+)
+
+
 __all__ = [
+    "INSTRUCTIONS",
     "ACTION_DOCS",
     "ACTION_NAMES",
     "BUTTONS",

@@ -27,7 +27,7 @@ from officegym.tasks import registry
 from officegym.tasks.protocol import EpisodeContext, Task, TaskError
 from officegym.tasks.verdict import Check, Verdict
 
-from .actions import ActionParseError, PageActions, parse_action
+from .actions import INSTRUCTIONS, ActionParseError, PageActions, parse_action
 from .observe import AXNode, PageObservation, observe
 from .recording import Recorder
 from .runtime import Runtime, RuntimeOptions, acquire_runtime, release_runtime
@@ -36,6 +36,7 @@ from .session import ActionFailed, BrowserSession, SessionOptions
 from .spaces import ObservationOptions, Unicode, observation_space
 
 ENDING_ACTIONS = ("send_msg_to_user", "report_infeasible")
+
 _NEUTRAL_PATHS = ("", "login", "logout", "static")
 _world_ids = itertools.count(1)
 
@@ -141,6 +142,7 @@ class AsyncEnv:
         self._recorder: Recorder | None = None
         self._snapshot = None
         self._final: tuple[Verdict, WorldDiff] | None = None
+        self.final_context: EpisodeContext | None = None
 
     # ---- episode lifecycle -------------------------------------------------------------
 
@@ -433,7 +435,10 @@ class AsyncEnv:
             urls=urls,
             blocked_requests=self.sandbox.blocked,
             final=final,
+            today=self._world_now.date() if self._world_now else None,
         )
+        if final:
+            self.final_context = ctx
         verdict = await asyncio.to_thread(self.task.verify, ctx)
         if not isinstance(verdict, Verdict):
             raise TaskError(
@@ -514,6 +519,7 @@ class AsyncEnv:
                 titles.append("")
         obs: dict[str, Any] = {
             "goal": self.task.goal,
+            "instructions": INSTRUCTIONS,
             "url": session.page.url,
             "open_pages_urls": tuple(p.url for p in session.pages),
             "open_pages_titles": tuple(titles),
@@ -659,6 +665,7 @@ class Env(gymnasium.Env):
 
     | key | value |
     | `goal` | the task, as a colleague would ask it |
+    | `instructions` | how an episode ends and how a final answer is read (`INSTRUCTIONS`) |
     | `url`, `open_pages_urls`, `open_pages_titles`, `active_page_index` | the tabs |
     | `axtree_txt` | accessibility tree, one node per line: `[bid] role 'name' value=..., states` |
     | `dom_txt` | pruned HTML of the page; every element carries its `bid` attribute |

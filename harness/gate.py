@@ -10,8 +10,14 @@ Per instance seed, the gate plays:
   `collateral`): must fail and score below 1;
 - **wrong-record** (when the template has a near miss, `decoy`): the oracle pointed at a
   similar but wrong record: must fail and score below 1;
-- **all-candidates** (answer tasks): the oracle's work, answering with every candidate at
-  once: must fail and score below 1.
+- the **re-grading probes** of `officegym.harness.probes`, made from the first oracle run's
+  final answer and world without a browser: report-infeasible, hedge, all-candidates, spam,
+  decorate and junk-columns must fail with a score below 1; paraphrase must pass with 1.
+  Each runs where it applies (hedge and paraphrase on answer tasks, decorate where the
+  oracle wrote or edited a message...).
+
+Per template, without a browser, it also samples 200 instances (`tasks.coverage`): too few
+distinct instances, or one right answer for too many of them, is a problem of the template.
 
 `officegym check [--template ID] [--seeds N]` runs it and prints one row per template.
 """
@@ -20,21 +26,38 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from officegym.seed_data.connect import connect
 from officegym.tasks import registry
+from officegym.tasks.coverage import InstanceStats, instance_stats
 from officegym.tasks.registry import Template
 
 from .actions import PageActions, parse_action
 from .agents import NullAgent, OracleAgent, RandomAgent
 from .env import AsyncEnv
+from .probes import Outcome, run_probes, variants
 from .runtime import Runtime, RuntimeOptions, acquire_runtime, release_runtime
 
-PROBES = ("oracle", "null", "random", "change-everything", "wrong-record", "all-candidates")
+PROBES = (
+    "oracle",
+    "null",
+    "random",
+    "change-everything",
+    "wrong-record",
+    "report-infeasible",
+    "hedge",
+    "paraphrase",
+    "all-candidates",
+    "spam",
+    "decorate",
+    "junk-columns",
+)
 _FINAL_ACTIONS = ("send_msg_to_user", "report_infeasible")
 
 
@@ -65,6 +88,7 @@ class GateResult:
     problems: tuple[str, ...]
     elapsed_s: float
     oracle_steps: tuple[int, ...] = field(default_factory=tuple)
+    coverage: InstanceStats | None = None
 
     @property
     def passed(self) -> bool:
@@ -121,12 +145,6 @@ def _wrong_record(template: Template, actions: PageActions, params: Mapping) -> 
     template.solve(actions, {**params, **(template.decoy(params) or {})})
 
 
-def _all_candidates(template: Template, actions: PageActions, params: Mapping) -> None:
-    deferred, _ = _deferring(actions)
-    template.solve(deferred, params)
-    actions.send_msg_to_user("; ".join(template.candidates(params)))
-
-
 def _expectation(agent: str) -> tuple[Callable[[float, bool], bool], str]:
     if agent == "oracle":
         return (lambda score, success: success and score == 1.0), "must succeed with score 1"
@@ -169,6 +187,38 @@ async def _play(env: AsyncEnv, agent, seed: int) -> tuple[Probe, Any]:
     return probe, diff
 
 
+async def _regrade(template: Template, env: AsyncEnv, seed: int) -> list[Probe]:
+    """The re-grading probes on the oracle's finished episode in `env` (see `probes`)."""
+    task, ctx = env.task, env.final_context
+    store = env.runtime.store
+
+    def work() -> list[Outcome]:
+        world = connect(store.world_path(env.world_id), read_only=True)
+        try:
+            rng = random.Random(f"{template.id}/{seed}/probes")
+            found = variants(task, template.candidates(task.params), ctx, world, rng)
+        finally:
+            world.close()
+        return run_probes(store, env.world_id, task, ctx, found)
+
+    clock = time.monotonic()
+    outcomes = await asyncio.to_thread(work)
+    share = round((time.monotonic() - clock) / max(1, len(outcomes)), 3)
+    return [
+        Probe(
+            agent=o.probe,
+            seed=seed,
+            score=o.score,
+            success=o.success,
+            ok=o.ok,
+            steps=0,
+            elapsed_s=share,
+            detail=o.detail(),
+        )
+        for o in outcomes
+    ]
+
+
 async def check_template(
     template: Template,
     env: AsyncEnv,
@@ -186,6 +236,8 @@ async def check_template(
     for seed in seeds:
         first, diff_a = await _play(env, OracleAgent(), seed)
         goal_a, params_a = env.task.goal, env.task.params
+        if first.ok:
+            probes += await _regrade(template, env, seed)
         second, diff_b = await _play(env, OracleAgent(), seed)
         probes += [first, second]
         oracle_steps.append(first.steps)
@@ -201,8 +253,6 @@ async def check_template(
         agents.append(_ScriptAgent("change-everything", template, _change_everything))
         if template.decoy(env.task.params):
             agents.append(_ScriptAgent("wrong-record", template, _wrong_record))
-        if template.candidates(env.task.params):
-            agents.append(_ScriptAgent("all-candidates", template, _all_candidates))
         for agent in agents:
             probe, _ = await _play(env, agent, seed)
             probes.append(probe)
@@ -231,6 +281,10 @@ def impossible_seed(
     if any(impossible(seed) for seed in seeds):
         return None
     return next((s for s in range(search) if s not in seeds and impossible(s)), None)
+
+
+def _spec(template: Template) -> tuple[int, str]:
+    return template.world.seed, template.world.scale
 
 
 async def run_gate_async(
@@ -267,12 +321,17 @@ async def run_gate_async(
                 envs[template.id] = env
                 chosen = list(seeds)
                 if cover_impossible:
-                    spec = template.world
-                    golden = runtime.store.golden(spec.seed, spec.scale)
+                    golden = runtime.store.golden(*_spec(template))
                     extra = impossible_seed(template, golden, chosen)
                     chosen += [] if extra is None else [extra]
                 result = await check_template(
                     template, env, chosen, random_steps=random_steps, random_seeds=random_seeds
+                )
+                stats = await asyncio.to_thread(
+                    instance_stats, template, runtime.store.golden(*_spec(template))
+                )
+                result = replace(
+                    result, coverage=stats, problems=(*result.problems, *stats.problems())
                 )
                 results[index] = result
                 await env.close()

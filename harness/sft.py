@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .actions import ACTION_DOCS
+from .actions import ACTION_DOCS, INSTRUCTIONS
 from .recording import Episode, find_episodes, load_episode
 
 Observation = Literal["axtree", "dom", "both"]
@@ -27,7 +27,10 @@ SYSTEM_PROMPT = (
     "In the accessibility tree each element is a line `[bid] role 'name'`; in the DOM it "
     "carries a `bid` attribute.\n\n"
     "Reply with the next action: a call with literal arguments, strings in double quotes, "
-    'such as click("12"). The actions:\n' + "\n".join(f"- {doc}" for doc in ACTION_DOCS.values())
+    'such as click("12"). The actions:\n'
+    + "\n".join(f"- {doc}" for doc in ACTION_DOCS.values())
+    + "\n\n"
+    + INSTRUCTIONS
 )
 
 

@@ -51,6 +51,7 @@ def observation_space(parts: ObservationOptions, viewport: tuple[int, int]) -> s
     image = spaces.Box(0, 255, shape=(height, width, 3), dtype=np.uint8)
     fields: dict[str, spaces.Space] = {
         "goal": Unicode(),
+        "instructions": Unicode(),
         "url": Unicode(),
         "open_pages_urls": spaces.Sequence(Unicode()),
         "open_pages_titles": spaces.Sequence(Unicode()),

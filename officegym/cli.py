@@ -378,6 +378,23 @@ def tasks_command(app: str | None, split: str | None, difficulty, as_json: bool)
     )
 
 
+# Short column titles of the gate's probes in `officegym check`'s table.
+_PROBE_COLUMNS = {
+    "oracle": "oracle",
+    "null": "null",
+    "random": "rand",
+    "change-everything": "chg",
+    "wrong-record": "wrong",
+    "report-infeasible": "infs",
+    "hedge": "hedge",
+    "paraphrase": "para",
+    "all-candidates": "cand",
+    "spam": "spam",
+    "decorate": "deco",
+    "junk-columns": "junk",
+}
+
+
 @main.command("check")
 @click.option(
     "--template", "template_ids", multiple=True, help="Template id (repeatable; default: all)."
@@ -412,8 +429,10 @@ def check_command(
     template_ids, app, split, seeds, workers, cover_impossible, random_steps, json_out, world_home
 ) -> None:
     """Run the quality gate: per template and instance seed, the oracle must score 1 (twice,
-    with the same diff), null and random agents 0, and change-everything, wrong-record and
-    all-candidates agents must fail. Exits 1 when any template fails."""
+    with the same diff), null and random agents 0, change-everything and wrong-record agents
+    must fail, and so must the gamed endings made from the oracle's (report-infeasible,
+    hedge, all-candidates, spam, decorate, junk-columns), while honest paraphrases of its
+    answer pass. Exits 1 when any template fails."""
     import json
 
     from officegym.harness.gate import PROBES, run_gate
@@ -428,9 +447,10 @@ def check_command(
     console.print(f"gate: {len(ids)} templates × {seeds} seeds, {workers} worker(s)")
     table = Table(
         Column("template", no_wrap=True),
-        *("d", "split", "steps", "oracle", "null", "rand", "chg", "wrong", "cand", "time", "ok"),
-        caption="probes that behaved / probes run; steps = oracle steps; chg = change-everything,"
-        " wrong = wrong-record, cand = all-candidates",
+        *("d", "split", "steps", *(_PROBE_COLUMNS[p] for p in PROBES), "inst", "top", "time", "ok"),
+        caption="probes that behaved / probes run; steps = oracle steps; "
+        + ", ".join(f"{short} = {p}" for p, short in _PROBE_COLUMNS.items() if short != p)
+        + "; inst = distinct instances in seeds 0-99, top = share of the commonest answer",
     )
 
     def row(result) -> None:
@@ -447,6 +467,10 @@ def check_command(
             result.split,
             shown,
             *(result.summary(p) for p in PROBES),
+            str(result.coverage.distinct_100) if result.coverage else "-",
+            f"{result.coverage.top_share:.0%}"
+            if result.coverage and result.coverage.answers
+            else "-",
             f"{result.elapsed_s:.0f}s",
             mark,
         )
@@ -468,7 +492,8 @@ def check_command(
         on_result=row,
         cover_impossible=cover_impossible,
     )
-    console.print(table)
+    # One column per probe: wider than a default terminal, so give it the room it needs.
+    Console(width=max(console.width, 180)).print(table)
     failed = [r.template for r in results if not r.passed]
     total = sum(r.elapsed_s for r in results)
     console.print(

@@ -26,8 +26,10 @@ them. `expect.answer` grades the agent's final message (see `officegym.tasks.ans
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -52,21 +54,79 @@ STAMPS: Mapping[str, frozenset[str]] = {
     "crm_opportunity": frozenset({"updated_at"}),
 }
 
-# Child rows that follow a parent row: (fk column, parent table, derived). A derived child
-# (mentions are re-read from a message's text; a CRM record's history rows are written with
-# each change of it) is claimed with any claimed change of its parent; any child is claimed
-# when it is inserted with an inserted parent or deleted with a deleted one.
-CHILDREN: Mapping[str, tuple[str, str, bool]] = {
-    "chat_mention": ("message_id", "chat_message", True),
-    "chat_reaction": ("message_id", "chat_message", False),
-    "chat_pin": ("message_id", "chat_message", False),
-    "chat_saved": ("message_id", "chat_message", False),
-    "chat_attachment": ("message_id", "chat_message", False),
-    "crm_account_history": ("account_id", "crm_account", True),
-    "crm_contact_history": ("contact_id", "crm_contact", True),
-    "crm_lead_history": ("lead_id", "crm_lead", True),
-    "crm_opportunity_history": ("opportunity_id", "crm_opportunity", True),
+# Child rows that follow a parent row: table -> (fk column, parent table, how). How the
+# product makes them decides when a claimed parent claims them:
+# - "derived": re-made from the parent by the product on every write of it (mentions are
+#   re-read from a message's text; a CRM record's history rows are written with each change);
+#   claimed with any claimed change of the parent;
+# - "with_parent": made by the product in the same act as the parent (a file attached in the
+#   composer); claimed when inserted with an inserted parent or deleted with a removed one;
+# - "cascade": made by a separate act of the user (a pin, a reaction, a bookmark); claimed
+#   only when the product removes it with a removed parent. Decorating the row a task asked
+#   for is collateral like any other unasked change.
+CHILDREN: Mapping[str, tuple[str, str, str]] = {
+    "chat_mention": ("message_id", "chat_message", "derived"),
+    "chat_attachment": ("message_id", "chat_message", "with_parent"),
+    "chat_reaction": ("message_id", "chat_message", "cascade"),
+    "chat_pin": ("message_id", "chat_message", "cascade"),
+    "chat_saved": ("message_id", "chat_message", "cascade"),
+    "crm_account_history": ("account_id", "crm_account", "derived"),
+    "crm_contact_history": ("contact_id", "crm_contact", "derived"),
+    "crm_lead_history": ("lead_id", "crm_lead", "derived"),
+    "crm_opportunity_history": ("opportunity_id", "crm_opportunity", "derived"),
 }
+
+# Columns a user may fill in when making a row, and what the product leaves there when they
+# do not. A new row's columns that an `inserted` expectation does not name must hold these
+# (None and "" count as the same blank): a task that did not ask for a next step, a lead
+# source or "also send to channel" is not done by a row that has them.
+BLANKS: Mapping[str, Mapping[str, Any]] = {
+    "chat_message": {
+        "thread_parent_id": None,
+        "also_in_channel": False,
+        "edited_at": None,
+        "deleted_at": None,
+    },
+    "chat_channel": {"is_private": False, "topic": "", "description": "", "archived_at": None},
+    "crm_account": {
+        "account_type": "Prospect",
+        "industry": None,
+        "website": None,
+        "phone": None,
+        "billing_street": None,
+        "billing_city": None,
+        "billing_country": None,
+        "employee_count": None,
+        "annual_revenue": None,
+        "parent_account_id": None,
+    },
+    "crm_contact": {"title": None, "email": None, "phone": None, "mailing_city": None},
+    "crm_opportunity": {
+        "primary_contact_id": None,
+        "lead_source": None,
+        "next_step": None,
+        "loss_reason": None,
+    },
+    "crm_lead": {"title": None, "email": None, "phone": None, "source": None, "status": "New"},
+    "crm_activity": {
+        "description": "",
+        "priority": "Normal",
+        "due_date": None,
+        "contact_id": None,
+        "opportunity_id": None,
+    },
+    "crm_note": {"contact_id": None, "opportunity_id": None},
+}
+
+
+def is_blank(table: str, column: str, value: Any) -> bool:
+    """Whether `value` is what the product leaves in `table.column` when the user does not
+    fill it in (see `BLANKS`)."""
+    default = BLANKS.get(table, {}).get(column)
+    if value is None or value == "":
+        return default is None or default == "" or default is False
+    return matches(default, value)
+
 
 Key = int | Mapping[str, Any] | None
 
@@ -89,15 +149,20 @@ class Claims:
 
 
 class Expectation:
-    """One claim about the episode; `evaluate` turns it into a `Check`."""
+    """One claim about the episode; `evaluate` turns it into a `Check`.
+
+    A positive expectation is *core* (the change the task is about) unless made with
+    `core=False` (a step on the way, like opening the DM a message goes to). Guards and
+    non-core expectations earn their weight only when every required core one passed."""
 
     guard = False
     kind: Kind = "state"
 
-    def __init__(self, name: str, weight: float, required: bool) -> None:
+    def __init__(self, name: str, weight: float, required: bool, core: bool = True) -> None:
         self.name = name
         self.weight = weight
         self.required = required
+        self.core = core and not self.guard
 
     def evaluate(self, ctx: EpisodeContext, claims: Claims) -> tuple[bool, str]:
         raise TypeError(f"{type(self).__name__} does not implement evaluate()")
@@ -131,8 +196,8 @@ class _Ref(Matcher):
 class _RowExpectation(Expectation):
     """Shared by inserted/updated/deleted: rows found are remembered for `.pk` references."""
 
-    def __init__(self, name: str, weight: float, required: bool) -> None:
-        super().__init__(name, weight, required)
+    def __init__(self, name: str, weight: float, required: bool, core: bool = True) -> None:
+        super().__init__(name, weight, required, core)
         self.found: list[int] = []
 
     @property
@@ -172,9 +237,19 @@ def _count_text(count: int | None) -> str:
 
 
 class _Inserted(_RowExpectation):
-    def __init__(self, table, count, match, name, weight, required) -> None:
-        super().__init__(name or f"inserted {table}", weight, required)
+    def __init__(self, table, count, match, name, weight, required, core) -> None:
+        super().__init__(name or f"inserted {table}", weight, required, core)
         self.table, self.count, self.match = table, count, dict(match)
+
+    def _filled(self, row: Mapping[str, Any]) -> list[str]:
+        """Columns of a new row that the expectation does not name but the user filled in."""
+        return [
+            f"{column}={_show(row[column])}"
+            for column in sorted(BLANKS.get(self.table, {}))
+            if column not in self.match
+            and column in row
+            and not is_blank(self.table, column, row[column])
+        ]
 
     def evaluate(self, ctx, claims):
         rows = ctx.diff.table(self.table).inserted
@@ -190,12 +265,17 @@ class _Inserted(_RowExpectation):
             detail += "; other new rows: " + "; ".join(
                 f"#{pk} {_misses(rows[pk], self.match)}" for pk in near
             )
-        return _count_ok(len(hits), self.count), detail
+        filled = [(pk, cols) for pk in hits if (cols := self._filled(rows[pk]))]
+        if filled:
+            detail += "; not asked for: " + "; ".join(
+                f"#{pk} {', '.join(cols)}" for pk, cols in filled[:3]
+            )
+        return _count_ok(len(hits), self.count) and not filled, detail
 
 
 class _Deleted(_RowExpectation):
-    def __init__(self, table, key, count, match, name, weight, required) -> None:
-        super().__init__(name or f"deleted {table}", weight, required)
+    def __init__(self, table, key, count, match, name, weight, required, core) -> None:
+        super().__init__(name or f"deleted {table}", weight, required, core)
         self.table, self.key, self.count, self.match = table, key, count, dict(match)
 
     def evaluate(self, ctx, claims):
@@ -213,9 +293,9 @@ class _Deleted(_RowExpectation):
 
 
 class _Updated(_RowExpectation):
-    def __init__(self, table, key, changes, name, weight, required) -> None:
+    def __init__(self, table, key, changes, name, weight, required, core) -> None:
         label = f"#{key}" if isinstance(key, int) else _where(key or {})
-        super().__init__(name or f"updated {table} {label}", weight, required)
+        super().__init__(name or f"updated {table} {label}", weight, required, core)
         self.table, self.key, self.changes = table, key, dict(changes)
         if not self.changes:
             raise ValueError("updated() needs at least one column=value change")
@@ -307,15 +387,15 @@ def _child_claimed(table: str, row: Mapping[str, Any], claims: Claims, how: str)
     link = CHILDREN.get(table)
     if link is None:
         return False
-    column, parent_table, derived = link
+    column, parent_table, made = link
     parent = row.get(column)
     if not isinstance(parent, int) or not claims.any_for(parent_table, parent):
         return False
-    if derived:
+    if made == "derived":
         return True
-    if how == "inserted":
-        return (parent_table, parent) in claims.inserted
-    return how == "deleted" and claims.removed(parent_table, parent)
+    if how == "deleted" and claims.removed(parent_table, parent):
+        return True
+    return made == "with_parent" and how == "inserted" and (parent_table, parent) in claims.inserted
 
 
 def unclaimed(ctx: EpisodeContext, claims: Claims, allowed=None) -> list[str]:
@@ -343,14 +423,24 @@ def unclaimed(ctx: EpisodeContext, claims: Claims, allowed=None) -> list[str]:
 class _Answer(Expectation):
     kind: Kind = "answer"
 
-    def __init__(self, expected, how, distractors, max_chars, name, weight, required, tol):
+    def __init__(self, expected, how, distractors, max_chars, name, weight, required, tol, unit):
         super().__init__(name or "answer", weight, required)
         if how not in ANSWER_KINDS:
             raise ValueError(f"unknown answer kind {how!r}; choose one of {ANSWER_KINDS}")
-        self.expected, self.how, self.tol = expected, how, tol
-        self.distractors = tuple(d for d in distractors if d)
-        shown = self._shown()
-        self.max_chars = max_chars if max_chars is not None else max(80, 4 * len(shown))
+        self.expected, self.how, self.tol, self.unit = expected, how, tol, unit
+        self.distractors = tuple(str(d) for d in distractors if d)
+        self.max_chars = max_chars
+        # Texts other answers of the same grading expect: the message may state them too.
+        self.others: tuple[str, ...] = ()
+
+    def spellings(self) -> tuple[str, ...]:
+        """The texts this answer expects, as another answer of the same message may see them."""
+        e = self.expected
+        if self.how in ("text", "list") and not isinstance(e, str):
+            return tuple(map(str, e))
+        if self.how in ("text", "name", "email", "phone"):
+            return (str(e),)
+        return ()
 
     def _shown(self) -> str:
         if isinstance(self.expected, date):
@@ -364,36 +454,52 @@ class _Answer(Expectation):
     def evaluate(self, ctx, claims):
         text = ctx.answer
         want = f"expected {self.how} {self._shown()!r}"
+        if _COLLECTED.get() is not None:
+            _COLLECTED.get().append(self)
         if ctx.infeasible is not None:
             return False, f"{want}; the agent reported the task infeasible"
         if text is None or not text.strip():
             return False, f"{want}; no answer was given"
-        if len(text) > self.max_chars:
-            return False, f"{want}; the answer is {len(text)} characters (limit {self.max_chars})"
-        passed, found = self._judge(text)
-        named = [d for d in self.distractors if answers.mentions(text, d)]
-        if passed and named:
-            return False, f"{want}; the answer also names {named[:3]}"
-        return passed, f"{want}; found {found} in {_show(text, 80)}"
+        reading = self.judge(text, ctx.world_today())
+        if not reading.passed:
+            return (
+                False,
+                f"{want}; {reading.problem or 'not stated'} (read {reading.found}) in {_show(text, 80)}",
+            )
+        return True, f"{want}; found {reading.found} in {_show(text, 80)}"
 
-    def _judge(self, text: str) -> tuple[bool, str]:
-        e = self.expected
-        if self.how == "number":
-            return answers.judge_number(text, float(e), abs_tol=self.tol or 1e-9)
-        if self.how == "money":
-            return answers.judge_number(text, float(e), abs_tol=self.tol or 0.005)
-        if self.how == "date":
-            return answers.judge_date(text, e)
-        if self.how == "phone":
-            return answers.judge_phone(text, e)
-        if self.how == "list":
-            return answers.judge_list(text, list(e))
-        if self.how == "name":
-            return answers.judge_text(text, answers.name_spellings(e))
-        return answers.judge_text(text, e)
+    def judge(self, text: str, today: date | None) -> answers.Reading:
+        """Read `text` as this answer (the gate's answer probes call this too)."""
+        return answers.judge(
+            text,
+            self.expected,
+            self.how,
+            today=today,
+            unit=self.unit,
+            distractors=self.distractors,
+            ignore=self.others,
+            tolerance=self.tol,
+            max_chars=self.max_chars,
+        )
 
 
-ANSWER_KINDS = ("text", "name", "number", "money", "date", "phone", "list")
+ANSWER_KINDS = answers.KINDS
+
+# While set (see `collect_answers`), every answer expectation evaluated is appended here.
+_COLLECTED: ContextVar[list[_Answer] | None] = ContextVar("officegym_answers", default=None)
+
+
+@contextmanager
+def collect_answers() -> Iterator[list[_Answer]]:
+    """Within the block, every answer expectation a verifier evaluates is gathered into the
+    yielded list: what a template expects as its answer, without running the episode (the
+    gate's answer probes and instance statistics read it)."""
+    found: list[_Answer] = []
+    token = _COLLECTED.set(found)
+    try:
+        yield found
+    finally:
+        _COLLECTED.reset(token)
 
 
 class _Infeasible(Expectation):
@@ -410,6 +516,27 @@ class _Infeasible(Expectation):
         return False, "expected report_infeasible; the agent did not report it"
 
 
+class _NotGivenUp(Expectation):
+    """Added by `grade` to every feasible task: reporting it infeasible fails the episode,
+    whatever was done before (else "always report infeasible" would never lose). It weighs
+    nothing when it holds and as much as every other check together when it does not, so
+    giving up on done work scores at most one half."""
+
+    kind: Kind = "answer"
+    guard = True
+
+    def __init__(self) -> None:
+        super().__init__("did not report the task infeasible", 1.0, True)
+
+    def evaluate(self, ctx, claims):
+        if ctx.infeasible is None:
+            return True, "the agent did not report the task infeasible"
+        return False, (
+            "the task was feasible, but the agent reported it infeasible: "
+            + _show(ctx.infeasible, 80)
+        )
+
+
 # ---- the DSL ---------------------------------------------------------------------------
 
 
@@ -420,14 +547,17 @@ def inserted(
     name: str | None = None,
     weight: float = 1.0,
     required: bool = True,
+    core: bool = True,
     columns: Mapping[str, Any] | None = None,
     **match: Any,
 ) -> _RowExpectation:
     """`count` new rows of `table` match (`None`: at least one); all matches are claimed.
 
-    `columns` holds matches for columns named like this function's own keywords
-    (`columns={"name": "it-offsite"}`)."""
-    return _Inserted(table, count, {**(columns or {}), **match}, name, weight, required)
+    Columns of `BLANKS[table]` that the match does not name must be left as the product
+    leaves them. `columns` holds matches for columns named like this function's own keywords
+    (`columns={"name": "it-offsite"}`). `core=False`: a step on the way, not the task's change
+    (see `Expectation`)."""
+    return _Inserted(table, count, {**(columns or {}), **match}, name, weight, required, core)
 
 
 def updated(
@@ -437,6 +567,7 @@ def updated(
     name: str | None = None,
     weight: float = 1.0,
     required: bool = True,
+    core: bool = True,
     columns: Mapping[str, Any] | None = None,
     **changes: Any,
 ) -> _RowExpectation:
@@ -444,7 +575,7 @@ def updated(
     each named column to a matching value. Only the named columns (and the row's `STAMPS`)
     are claimed; other changes to the row are collateral. `columns`: changes to columns
     named like this function's keywords."""
-    return _Updated(table, key, {**(columns or {}), **changes}, name, weight, required)
+    return _Updated(table, key, {**(columns or {}), **changes}, name, weight, required, core)
 
 
 def deleted(
@@ -455,12 +586,13 @@ def deleted(
     name: str | None = None,
     weight: float = 1.0,
     required: bool = True,
+    core: bool = True,
     columns: Mapping[str, Any] | None = None,
     **match: Any,
 ) -> _RowExpectation:
     """Row `key` is gone, or `count` deleted rows of `table` matched `match` (old values;
     `columns` for columns named like this function's keywords)."""
-    return _Deleted(table, key, count, {**(columns or {}), **match}, name, weight, required)
+    return _Deleted(table, key, count, {**(columns or {}), **match}, name, weight, required, core)
 
 
 def unchanged(
@@ -492,16 +624,19 @@ def answer(
     *,
     kind: str = "text",
     distractors: Iterable[str] = (),
+    unit: str | Sequence[str] | None = None,
     max_chars: int | None = None,
     tolerance: float = 0.0,
     name: str | None = None,
     weight: float = 1.0,
     required: bool = True,
 ) -> Expectation:
-    """The final message states `expected`, read as `kind` (text, name, number, money, date,
-    phone, list). It fails when it also names a distractor (another candidate), states a
-    different number/date/phone, or runs over `max_chars` (default max(80, 4 × expected))."""
-    return _Answer(expected, kind, distractors, max_chars, name, weight, required, tolerance)
+    """The final message states `expected`, read as `kind` (see `answer.KINDS`) under the
+    answer contract (`officegym.tasks.answer.CONTRACT`): one value of the asked kind in any
+    common format; a second candidate, a hedge word, a non-answer or a named distractor (a
+    wrong candidate) fails. `unit` names what a count counts ("member"), so other numbers in
+    the message read as context; `max_chars` defaults to the contract's limit."""
+    return _Answer(expected, kind, distractors, max_chars, name, weight, required, tolerance, unit)
 
 
 def infeasible(
@@ -514,34 +649,52 @@ def infeasible(
 def grade(ctx: EpisodeContext, *expectations: Expectation) -> Verdict:
     """Evaluate `expectations` (positive ones in order, then guards) into a `Verdict`.
 
-    Guards earn weight only if at least one positive expectation passed, so a world left
-    untouched scores 0."""
+    A task without `infeasible()` is feasible: reporting it infeasible adds a failed required
+    check. Guards and non-core expectations earn their weight only when every required core
+    expectation passed, so a world left untouched, or a task half done, scores no more than
+    the share of its core changes that happened."""
     if not any(not e.guard for e in expectations):
         raise ValueError("grade() needs at least one positive expectation besides guards")
+    if not any(isinstance(e, _Infeasible) for e in expectations):
+        expectations = (*expectations, _NotGivenUp())
+    said = [e for e in expectations if isinstance(e, _Answer)]
+    for e in said:
+        e.others = tuple(t for other in said if other is not e for t in other.spellings())
     claims = Claims()
     by_index: dict[int, Check] = {}
     for index, e in enumerate(expectations):
         if not e.guard:
             by_index[index] = e.check(ctx, claims)
-    earns = any(c.passed for c in by_index.values())
+    core = [by_index[i] for i, e in enumerate(expectations) if e.core and e.required]
+    earns = bool(core) and all(c.passed for c in core)
     for index, e in enumerate(expectations):
         if e.guard:
             by_index[index] = e.check(ctx, claims, earns=earns)
+        elif not e.core and not earns:
+            by_index[index] = replace(by_index[index], weight=0.0)
+    for index, e in enumerate(expectations):
+        if isinstance(e, _NotGivenUp):
+            others = sum(c.weight for i, c in by_index.items() if i != index)
+            check = by_index[index]
+            by_index[index] = replace(check, weight=0.0 if check.passed else max(1.0, others))
     return Verdict(by_index[i] for i in range(len(expectations)))
 
 
 __all__ = [
     "ANSWER_KINDS",
+    "BLANKS",
     "CHILDREN",
     "HONEST_VARIANCE",
     "STAMPS",
     "Claims",
     "Expectation",
     "answer",
+    "collect_answers",
     "deleted",
     "grade",
     "infeasible",
     "inserted",
+    "is_blank",
     "nothing_else",
     "unchanged",
     "unclaimed",

@@ -5,12 +5,20 @@ whitespace collapsed and ends stripped (an honest agent's spacing is not graded)
 match SQLite's 0/1, and `None` matches NULL. A `Matcher` says more: `contains`, `ci`,
 `any_of`, `approx`, `one_of_ids`, `is_set`, `is_null`. Every matcher describes itself, so a
 failed check can say what was expected.
+
+Text an agent writes in its own words (`contains`, and every `FreeText` matcher) is bounded:
+at most `FREE_TEXT_MIN` characters or `FREE_TEXT_FACTOR` times what was asked for, whichever
+is more, and no @mention or link the request did not ask for. "The required words plus
+anything" is not a message anyone asked for; mentions page people and links point elsewhere.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 
@@ -51,7 +59,77 @@ def describe(expected: Any) -> str:
     return repr(expected)
 
 
-class _Contains(Matcher):
+# Free text may run to this many characters whatever was asked, or to this many times the
+# length of what was asked (a reply of one required phrase may still say a sentence).
+FREE_TEXT_MIN = 200
+FREE_TEXT_FACTOR = 3
+
+# An @mention as chat reads one ("@Dana Diaz"), not an email address's "@".
+_MENTION = re.compile(r"(?<![\w.@])@[^\W\d_][\w'’-]*(?:\s+[A-Z][\w'’-]*)?")
+# A link: a web address, a markdown link, or a path on the suite.
+_LINK = re.compile(
+    r"https?://[^\s)>\]]+|\bwww\.[^\s)>\]]+|\]\([^)]*\)"
+    r"|(?<![\w/])/(?:chat|crm|sheets|booking)/[^\s)>\]]*",
+    re.IGNORECASE,
+)
+
+
+def mentions_in(text: str) -> list[str]:
+    """The @mentions `text` makes, as written ("@Dana Diaz")."""
+    return [m.group(0) for m in _MENTION.finditer(text)]
+
+
+def links_in(text: str) -> list[str]:
+    """The links `text` holds: web addresses, markdown links and paths on the suite."""
+    return [m.group(0) for m in _LINK.finditer(text)]
+
+
+def text_excess(
+    text: str, asked: Sequence[str], *, max_chars: int | None = None, links: bool = False
+) -> str:
+    """Why `text` says more than was asked (`asked`: the texts the request called for), or "".
+
+    Too long (over `max_chars`, by default `FREE_TEXT_MIN` or `FREE_TEXT_FACTOR` × the asked
+    length), an @mention no asked text makes, or a link no asked text holds (unless `links`:
+    the matcher judges links itself)."""
+    body = squash(text)
+    wanted = " ".join(squash(a) for a in asked)
+    limit = (
+        max_chars if max_chars is not None else max(FREE_TEXT_MIN, FREE_TEXT_FACTOR * len(wanted))
+    )
+    if len(body) > limit:
+        return f"{len(body)} characters (at most {limit})"
+    folded = wanted.casefold()
+    stray = [m for m in mentions_in(body) if m.split()[0].casefold() not in folded]
+    if stray:
+        return f"mentions nobody asked for: {', '.join(stray[:3])}"
+    if not links:
+        extra = [link for link in links_in(body) if link.casefold() not in folded]
+        if extra:
+            return f"links nobody asked for: {', '.join(extra[:3])}"
+    return ""
+
+
+class FreeText(Matcher):
+    """Base of matchers on text an agent writes in its own words: the text must pass
+    `text_excess` (bounded, no stray mentions or links) and then `accepts`."""
+
+    links = False
+
+    def asked(self) -> Sequence[str]:
+        """The texts the request called for (what the bound is relative to)."""
+        return ()
+
+    def accepts(self, text: str) -> bool:
+        raise TypeError(f"{type(self).__name__} does not implement accepts()")
+
+    def matches(self, value: Any) -> bool:
+        if not isinstance(value, str):
+            return False
+        return not text_excess(value, self.asked(), links=self.links) and self.accepts(value)
+
+
+class _Contains(FreeText):
     def __init__(self, parts: tuple[str, ...], case: bool) -> None:
         if not parts:
             raise ValueError("contains() needs at least one text")
@@ -62,10 +140,11 @@ class _Contains(Matcher):
         text = squash(text)
         return text if self.case else text.casefold()
 
-    def matches(self, value: Any) -> bool:
-        if not isinstance(value, str):
-            return False
-        folded = self._fold(value)
+    def asked(self) -> Sequence[str]:
+        return self.parts
+
+    def accepts(self, text: str) -> bool:
+        folded = self._fold(text)
         return all(self._fold(part) in folded for part in self.parts)
 
     def describe(self) -> str:
@@ -74,8 +153,79 @@ class _Contains(Matcher):
 
 
 def contains(*parts: str, case: bool = False) -> Matcher:
-    """A text holding every one of `parts` (whitespace-normalised; any case unless `case`)."""
+    """A text holding every one of `parts` (whitespace-normalised; any case unless `case`),
+    in the agent's own words within the free-text bound (see `text_excess`)."""
     return _Contains(tuple(parts), case)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One value a message must state: read as `kind` under the answer contract
+    (`officegym.tasks.answer`), with the wrong candidates it must not also state."""
+
+    expected: Any
+    kind: str = "text"
+    distractors: tuple[str, ...] = ()
+    unit: str | None = None
+
+    def texts(self) -> tuple[str, ...]:
+        """The spellings this fact expects, as another fact of the message may see them."""
+        e = self.expected
+        if self.kind in ("text", "list") and isinstance(e, list | tuple):
+            return tuple(map(str, e))
+        return (str(e),) if self.kind in ("text", "name", "email", "phone") else ()
+
+
+def fact(
+    expected: Any, kind: str = "text", *, distractors: Iterable[str] = (), unit: str | None = None
+) -> Fact:
+    """A value a message must state (see `states`)."""
+    return Fact(expected, kind, tuple(str(d) for d in distractors if d), unit)
+
+
+class _States(FreeText):
+    def __init__(self, facts: tuple[Fact, ...], today: date | None) -> None:
+        if not facts:
+            raise ValueError("states() needs at least one fact")
+        self.facts = facts
+        self.today = today
+
+    def asked(self) -> Sequence[str]:
+        return [t for f in self.facts for t in (f.texts() or (str(f.expected),))]
+
+    def accepts(self, text: str) -> bool:
+        return not self.problem(text)
+
+    def problem(self, text: str) -> str:
+        """Why `text` does not state the facts (one candidate each), or ""."""
+        from . import answer
+
+        for f in self.facts:
+            others = tuple(t for g in self.facts if g is not f for t in g.texts())
+            reading = answer.judge(
+                text,
+                f.expected,
+                f.kind,
+                today=self.today,
+                unit=f.unit,
+                distractors=f.distractors,
+                ignore=others,
+                max_chars=len(text) + 1,
+            )
+            if not reading.passed:
+                return f"{f.kind} {f.expected!s}: {reading.problem or reading.found}"
+        return ""
+
+    def describe(self) -> str:
+        shown = ", ".join(f"{f.kind} {f.expected!s}" for f in self.facts)
+        return f"states({shown})"
+
+
+def states(*facts: Fact, today: date | None = None) -> Matcher:
+    """A text that states each of `facts` the way an answer must (one candidate of each, no
+    hedge, no named distractor), within the free-text bound. Relative dates are read against
+    `today` (the world's date: `ctx.world_today()`)."""
+    return _States(tuple(facts), today)
 
 
 class _CaseInsensitive(Matcher):
@@ -183,15 +333,24 @@ def is_null() -> Matcher:
 
 
 __all__ = [
+    "FREE_TEXT_FACTOR",
+    "FREE_TEXT_MIN",
+    "Fact",
+    "FreeText",
     "Matcher",
     "any_of",
     "approx",
     "ci",
     "contains",
     "describe",
+    "fact",
     "is_null",
     "is_set",
+    "links_in",
     "matches",
+    "mentions_in",
     "one_of_ids",
     "squash",
+    "states",
+    "text_excess",
 ]

@@ -12,9 +12,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from officegym.seed_data.clock import now_of
 from officegym.seed_data.connect import connect
 from officegym.seed_data.diff import WorldDiff
 from officegym.seed_data.generate import SCALES
@@ -58,6 +60,7 @@ class EpisodeContext:
     urls: tuple[str, ...] = ()
     blocked_requests: int = 0
     final: bool = True
+    today: date | None = None
 
     def db(self) -> sqlite3.Connection:
         """A read-only connection to the episode's world as it is now (close it when done)."""
@@ -66,6 +69,15 @@ class EpisodeContext:
     def golden_db(self) -> sqlite3.Connection:
         """A read-only connection to the world as it was at reset."""
         return connect(self.golden, read_only=True)
+
+    def world_today(self) -> date | None:
+        """The world clock's date (relative dates in answers are read against it), or None
+        when the context has no world file."""
+        if self.today is not None:
+            return self.today
+        if not self.golden.is_file():
+            return None
+        return now_of(self.golden).date()
 
 
 Verifier = Callable[[EpisodeContext], Verdict]

@@ -44,6 +44,8 @@ class Template(ABC):
     tags: ClassVar[tuple[str, ...]] = ()
     world: ClassVar[WorldSpec] = WorldSpec()
     max_steps: ClassVar[int] = 30
+    # (number of distinct instances, why) when the world cannot give `coverage.MIN_DISTINCT`.
+    cardinality: ClassVar[tuple[int, str] | None] = None
 
     @abstractmethod
     def sample(self, world: sqlite3.Connection, rng: random.Random) -> dict[str, Any]:

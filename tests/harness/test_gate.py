@@ -42,6 +42,8 @@ def test_every_template_passes_the_gate_on_seed_0_and_an_impossible_seed(store, 
     agents = {p.agent for p in result.probes}
     assert {"oracle", "null", "random", "change-everything"} <= agents
     assert all(steps > 0 for steps in result.oracle_steps)
+    # The gate also samples 200 instances: varied enough, no near-constant right answer.
+    assert result.coverage is not None and result.coverage.sampled == 200
 
 
 class _PaysAnyPost(PostUpdate):

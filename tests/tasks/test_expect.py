@@ -100,7 +100,9 @@ def test_updated_by_column_match_finds_the_row():
 def test_columns_named_like_keywords_are_matched_through_columns():
     channel = {"id": 40, "name": "it-offsite", "kind": "private", "topic": "Wins"}
     c = ctx({"chat_channel": {"inserted": {40: channel}}})
-    made = expect.inserted("chat_channel", columns={"name": "it-offsite"}, kind="private")
+    made = expect.inserted(
+        "chat_channel", columns={"name": "it-offsite"}, kind="private", topic="Wins"
+    )
     assert expect.grade(c, made, expect.nothing_else()).success
     wrong = expect.inserted("chat_channel", columns={"name": "it-onsite"}, name="the channel")
     v = expect.grade(c, wrong)
@@ -139,13 +141,26 @@ def test_deleted_message_takes_its_reactions_along_but_not_others():
     assert not expect.grade(ctx(gone), expect.deleted("chat_message", 901)).success
 
 
-def test_a_reaction_added_to_a_new_message_is_not_claimed_by_inserting_the_message():
-    # Non-derived children follow inserts and deletes only: reacting is its own act.
-    reaction = {"id": 3, "message_id": 900, "emoji": "eyes"}
-    c = ctx(
-        {"chat_message": {"inserted": {900: MSG}}, "chat_reaction": {"inserted": {3: reaction}}}
-    )
+def test_decorating_the_new_message_the_task_asked_for_is_collateral():
+    # Reacting, pinning and saving are acts of their own: inserting the message claims none.
+    for table, row in (
+        ("chat_reaction", {"id": 3, "message_id": 900, "emoji": "eyes"}),
+        ("chat_pin", {"id": 3, "message_id": 900, "channel_id": 7}),
+        ("chat_saved", {"id": 3, "message_id": 900, "employee_id": 3}),
+    ):
+        c = ctx({"chat_message": {"inserted": {900: MSG}}, table: {"inserted": {3: row}}})
+        v = expect.grade(c, post(), expect.nothing_else())
+        assert not v.success and f"{table} #3 inserted" in v.checks[1].detail, table
+
+
+def test_an_attachment_made_with_the_new_message_is_claimed_by_it():
+    file = {"id": 4, "message_id": 900, "filename": "q3.pdf"}
+    c = ctx({"chat_message": {"inserted": {900: MSG}}, "chat_attachment": {"inserted": {4: file}}})
     assert expect.grade(c, post(), expect.nothing_else()).success
+
+
+def test_a_reaction_added_to_an_edited_message_is_collateral():
+    reaction = {"id": 3, "message_id": 900, "emoji": "eyes"}
     c = ctx(
         {
             "chat_message": {"updated": {900: update(MSG, body=("a", "b"))}},
@@ -167,12 +182,13 @@ def test_unchanged_is_a_guard_on_a_table_or_a_row():
 def test_guards_earn_nothing_when_no_positive_check_passed():
     v = expect.grade(ctx(), post(), expect.unchanged("chat_pin"), expect.nothing_else())
     assert v.score == 0.0 and not v.success
-    assert [c.passed for c in v.checks] == [False, True, True]
+    # The last check is the feasible task's "did not report it infeasible".
+    assert [c.passed for c in v.checks] == [False, True, True, True]
     with pytest.raises(ValueError, match="positive"):
         expect.grade(ctx(), expect.nothing_else())
 
 
-def test_partial_credit_is_weighted_and_a_failed_required_check_caps_the_score():
+def test_partial_credit_is_the_share_of_core_changes_done_when_one_is_missing():
     c = ctx({"chat_message": {"inserted": {900: MSG}}})
     v = expect.grade(
         c,
@@ -180,7 +196,8 @@ def test_partial_credit_is_weighted_and_a_failed_required_check_caps_the_score()
         expect.inserted("chat_pin", weight=1),
         expect.nothing_else(weight=1),
     )
-    assert not v.success and v.score == pytest.approx(0.8)
+    # A core change is missing, so the guard earns nothing: 3 of the core's 4.
+    assert not v.success and v.score == pytest.approx(0.75)
     optional = expect.grade(c, post(), expect.inserted("chat_pin", required=False))
     assert optional.success and optional.score == 0.5
     nearly = expect.grade(c, post(weight=1000), expect.inserted("chat_pin", weight=1))
@@ -191,7 +208,9 @@ def test_pk_refers_to_the_row_another_expectation_found():
     reply = {**MSG, "id": 901, "channel_id": 2, "thread_parent_id": 900, "body": "see /chat/m/900"}
     tables = {"chat_message": {"inserted": {900: MSG, 901: reply}}}
     first = post()
-    second = expect.inserted("chat_message", thread_parent_id=first.pk, body=contains("/chat/m/"))
+    second = expect.inserted(
+        "chat_message", thread_parent_id=first.pk, body=contains("/chat/m/900")
+    )
     assert expect.grade(ctx(tables), first, second, expect.nothing_else()).success
     # The reply alone (its parent not made in the episode) does not satisfy the reference.
     lone = {"chat_message": {"inserted": {901: reply}}}
@@ -210,9 +229,9 @@ def test_answer_numbers_distractors_length_and_infeasible_reports():
     named = expect.answer("Ann Lee", kind="name", distractors=["Bo Chan"])
     assert expect.grade(ctx(answer="It was Lee, Ann"), named).success
     assert not expect.grade(ctx(answer="Ann Lee or Bo Chan"), named).success
-    long = "It was Ann Lee. " + "x" * 200
+    long = "It was Ann Lee. " + "x" * 400
     v = expect.grade(ctx(answer=long), named)
-    assert not v.success and "limit 80" in v.checks[0].detail
+    assert not v.success and "400" in v.checks[0].detail
     with pytest.raises(ValueError, match="kind"):
         expect.answer("x", kind="vibes")
 
@@ -246,5 +265,79 @@ def test_verdicts_are_json_and_readable():
     assert data["success"] is True and [c["name"] for c in data["checks"]] == [
         "inserted chat_message",
         "nothing else changed",
+        "did not report the task infeasible",
     ]
     assert "✓" in str(v) and "success" in str(v)
+
+
+def test_reporting_a_feasible_task_infeasible_after_doing_it_fails_and_halves_the_score():
+    done = ctx({"chat_message": {"inserted": {900: MSG}}}, infeasible="cannot be done")
+    v = expect.grade(done, post(), expect.nothing_else())
+    assert not v.success and v.score == pytest.approx(0.5)
+    assert "reported it infeasible" in v.checks[-1].detail
+    untouched = expect.grade(ctx(infeasible="cannot be done"), post(), expect.nothing_else())
+    assert untouched.score == 0.0
+
+
+def test_a_setup_step_earns_nothing_when_the_core_change_is_missing():
+    opened = {"id": 41, "name": "dm-3-9", "kind": "dm", "topic": ""}
+    c = ctx({"chat_channel": {"inserted": {41: opened}}})
+    dm = expect.inserted("chat_channel", kind="dm", core=False)
+    message = expect.inserted("chat_message", channel_id=dm.pk, author_id=3)
+    v = expect.grade(c, dm, message, expect.nothing_else())
+    assert not v.success and v.score == 0.0
+    sent = ctx(
+        {
+            "chat_channel": {"inserted": {41: opened}},
+            "chat_message": {"inserted": {900: {**MSG, "channel_id": 41}}},
+        }
+    )
+    dm = expect.inserted("chat_channel", kind="dm", core=False)
+    message = expect.inserted("chat_message", channel_id=dm.pk, author_id=3)
+    assert expect.grade(sent, dm, message, expect.nothing_else()).score == 1.0
+
+
+def test_a_new_row_must_leave_the_columns_the_task_did_not_name_as_the_product_does():
+    also = {**MSG, "also_in_channel": 1, "thread_parent_id": 5}
+    v = expect.grade(ctx({"chat_message": {"inserted": {900: also}}}), post(thread_parent_id=5))
+    assert not v.success and "also_in_channel=1" in v.checks[0].detail
+    opp = {"id": 7, "name": "Acme", "next_step": "zz junk", "lead_source": None}
+    c = ctx({"crm_opportunity": {"inserted": {7: opp}}})
+    v = expect.grade(c, expect.inserted("crm_opportunity", columns={"name": "Acme"}))
+    assert not v.success and "next_step" in v.checks[0].detail
+    named = expect.inserted("crm_opportunity", columns={"name": "Acme"}, next_step="zz junk")
+    assert expect.grade(c, named).success
+    blank = {**opp, "next_step": ""}
+    c = ctx({"crm_opportunity": {"inserted": {7: blank}}})
+    assert expect.grade(c, expect.inserted("crm_opportunity", columns={"name": "Acme"})).success
+
+
+def test_free_text_with_unasked_mentions_links_or_padding_fails_contains():
+    for body in (
+        "Ship it @Dana Diaz",
+        "Ship it, details at https://example.test/x",
+        "Ship it " + "and more " * 40,
+    ):
+        row = {**MSG, "body": body}
+        v = expect.grade(
+            ctx({"chat_message": {"inserted": {900: row}}}), post(body=contains("ship it"))
+        )
+        assert not v.success, body
+    fine = {**MSG, "body": "Ship it today, thanks all!"}
+    c = ctx({"chat_message": {"inserted": {900: fine}}})
+    assert expect.grade(c, post(body=contains("ship it"))).success
+
+
+def test_answers_that_state_two_values_of_one_message_read_each_other_as_context():
+    deal = expect.answer(["Acme - 200 seats"], kind="text", distractors=["Globex renewal"])
+    amount = expect.answer(41500, kind="money")
+    ok = ctx(answer="Acme - 200 seats, at $41,500")
+    assert expect.grade(ok, deal, amount).success
+    both = ctx(answer="Acme - 200 seats or Globex renewal, $41,500")
+    assert not expect.grade(both, deal, amount).success
+
+
+def test_collect_answers_gathers_what_a_verifier_expects():
+    with expect.collect_answers() as said:
+        expect.grade(ctx(), expect.answer(4, kind="number", unit="mention"))
+    assert [(a.expected, a.how, a.unit) for a in said] == [(4, "number", "mention")]

@@ -78,3 +78,33 @@ def test_one_of_ids_is_set_and_is_null():
 def test_descriptions_name_the_expected_value():
     assert describe("x") == "'x'"
     assert "3" in describe(one_of_ids([3])) and "5" in describe(approx(5))
+
+
+def test_states_reads_each_fact_like_an_answer_one_candidate_each():
+    from datetime import date
+
+    from officegym.tasks.match import fact, states
+
+    stages = ["Prospecting", "Qualification", "Negotiation", "Closed Won"]
+    summary = states(
+        fact("Negotiation", "text", distractors=[s for s in stages if s != "Negotiation"]),
+        fact(41500, "money"),
+        fact(date(2025, 9, 30), "date"),
+        today=date(2025, 9, 17),
+    )
+    assert summary.matches("Acme is in Negotiation, $41,500, closing Sep 30, 2025.")
+    assert summary.matches("Negotiation · 41.5k · 09/30/2025")
+    assert not summary.matches("Negotiation or Closed Won, $41,500, Sep 30, 2025")
+    assert not summary.matches(", ".join(stages) + ", $41,500, $38,000, Sep 30, 2025")
+    assert not summary.matches("Negotiation, $41,500, Sep 30 or Oct 1, 2025")
+    assert not summary.matches("Negotiation, $41,500, Sep 30, 2025 @Dana Diaz")
+
+
+def test_free_text_allows_links_and_mentions_only_when_asked():
+    from officegym.tasks.match import text_excess
+
+    assert text_excess("see /chat/m/12 please", ["/chat/m/12"]) == ""
+    assert "links" in text_excess("see /chat/m/12 and /chat/m/13", ["/chat/m/12"])
+    assert text_excess("@Dana Diaz approved", ["@Dana Diaz approved"]) == ""
+    assert "mentions" in text_excess("approved @Bo", ["approved"])
+    assert text_excess("mail dana@example.com", ["mail"]) == ""
