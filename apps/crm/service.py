@@ -576,6 +576,12 @@ def _history_entries(db: Session, spec: ObjectType, record_id: int) -> tuple[His
 # -- writes: one record -------------------------------------------------------------------
 
 
+# A call or email is logged once it happened, so it is stored done unless the caller says
+# otherwise; a task or meeting is still to do. The record page's composers and the JSON API
+# both rely on this one default.
+_NEW_ACTIVITY_STATUS = {"call": "Completed", "email": "Completed"}
+
+
 def _new_row_defaults(db: Session, actor: Employee, spec: ObjectType, clean: dict) -> dict:
     values = dict(clean)
     if spec.owner_field == "owner_id":
@@ -592,7 +598,7 @@ def _new_row_defaults(db: Session, actor: Employee, spec: ObjectType, clean: dic
             values["probability"] = STAGE_PROBABILITY[values["stage"]]
     elif spec.key == "activities":
         values["kind"] = values.get("kind") or "task"
-        values["status"] = values.get("status") or "Open"
+        values["status"] = values.get("status") or _NEW_ACTIVITY_STATUS.get(values["kind"], "Open")
         values["priority"] = values.get("priority") or "Normal"
         values["description"] = values.get("description") or ""
         _fill_activity_links(db, values)

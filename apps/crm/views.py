@@ -559,11 +559,13 @@ def complete_activity(record_id: int):
     return _back(url_for("crm.record_view", key="activities", record_id=record_id))
 
 
+# What each composer makes; the service gives a new activity its status by kind (a logged
+# call or email is done, a task or event is open), the same as through the API.
 _COMPOSERS = {
-    "call": ("activities", {"kind": "call", "status": "Completed"}),
-    "task": ("activities", {"kind": "task", "status": "Open"}),
-    "event": ("activities", {"kind": "meeting", "status": "Open"}),
-    "email": ("activities", {"kind": "email", "status": "Completed"}),
+    "call": ("activities", {"kind": "call"}),
+    "task": ("activities", {"kind": "task"}),
+    "event": ("activities", {"kind": "meeting"}),
+    "email": ("activities", {"kind": "email"}),
     "note": ("notes", {}),
 }
 

@@ -2,7 +2,7 @@
 won_this_quarter, count_overdue_activities, update_phone_from_chat, post_deal_summary): the
 world's quarter, who may edit a record, money and dates as the CRM shows them, reading a
 record page's fields and a list view's rows, filtering a list by owner, and a matcher for a
-chat message that states a deal's amount and close date.
+phone number in any formatting.
 """
 
 from __future__ import annotations
@@ -14,16 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from officegym.apps.crm.listing import quarter_of
 from officegym.apps.crm.service import CRM_DEPARTMENTS
-from officegym.tasks.answer import dates_in, numbers_in
+from officegym.tasks.answer import phone_digits
 from officegym.tasks.match import Matcher, squash
 
 from .base import world_today
 
 if TYPE_CHECKING:
     from officegym.harness.actions import PageActions
-
-_US_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
-
 
 # -- the world ---------------------------------------------------------------------------
 
@@ -156,41 +153,62 @@ def amount_of(text: str) -> int:
     return int(re.sub(r"[^\d]", "", text) or 0)
 
 
-# -- matching a posted summary -----------------------------------------------------------
+# -- matching a posted line -------------------------------------------------------------
 
 
-class _Summary(Matcher):
-    """A text that names `stage`, states `amount` as a number (any of $41,500 / 41,500 /
-    41500 / $41.5k) and `day` as a date (ISO, "Sep 30, 2025", "September 30", "30 Sep 2025",
-    9/30/2025)."""
+class _OneLine(Matcher):
+    """A text on one line (no line break inside it) that `inner` also accepts."""
 
-    def __init__(self, stage: str, amount: int, day: date) -> None:
-        self.stage = stage
-        self.amount = amount
-        self.day = day
+    def __init__(self, inner: Matcher) -> None:
+        self.inner = inner
 
     def matches(self, value: Any) -> bool:
-        if not isinstance(value, str):
-            return False
-        if squash(self.stage).casefold() not in squash(value).casefold():
-            return False
-        days = dates_in(value, default=self.day)
-        for m in _US_DATE.finditer(value):
-            try:
-                days.append(date(int(m[3]), int(m[1]), int(m[2])))
-            except ValueError:
-                continue
-        plain = _US_DATE.sub(" ", value)
-        return self.day in days and float(self.amount) in numbers_in(plain)
+        return isinstance(value, str) and "\n" not in value.strip() and self.inner.matches(value)
 
     def describe(self) -> str:
-        return f"summary({self.stage!r}, {money(self.amount)}, {self.day.isoformat()})"
+        return f"one_line({self.inner.describe()})"
 
 
-def summarises(stage: str, amount: int, day: date) -> Matcher:
-    """A message body stating a deal's `stage`, `amount` and close date `day` (see
-    `_Summary`)."""
-    return _Summary(stage, amount, day)
+def one_line(inner: Matcher) -> Matcher:
+    """A message asked for as "one line": no line break, and matching `inner`."""
+    return _OneLine(inner)
+
+
+# -- matching a phone number --------------------------------------------------------------
+
+# A phone number written on its own: digits, spaces, + ( ) . - /, and an optional extension.
+_PHONE_ONLY = re.compile(r"\+?[\d\s().\-/]+?(?:\s*(?:x|ext\.?)\s*(?P<ext>\d+))?", re.IGNORECASE)
+
+
+def _phone_key(text: str) -> tuple[str, str] | None:
+    """(digits, extension) of a field holding one phone number and nothing else, else None."""
+    found = _PHONE_ONLY.fullmatch(text.strip())
+    if found is None:
+        return None
+    return phone_digits(text), found["ext"] or ""
+
+
+class _SamePhone(Matcher):
+    """A phone field holding `number` in any formatting (spaces, dashes, brackets, a leading
+    +1 or 001 for a North American number), its extension kept, and nothing else."""
+
+    def __init__(self, number: str) -> None:
+        key = _phone_key(number)
+        if key is None:
+            raise ValueError(f"{number!r} is not a phone number")
+        self.number = number
+        self.key = key
+
+    def matches(self, value: Any) -> bool:
+        return isinstance(value, str) and _phone_key(value) == self.key
+
+    def describe(self) -> str:
+        return f"same_phone({self.number!r})"
+
+
+def same_phone(number: str) -> Matcher:
+    """A phone column holding `number`, however it is formatted (see `_SamePhone`)."""
+    return _SamePhone(number)
 
 
 __all__ = [
@@ -201,9 +219,10 @@ __all__ = [
     "filter_owner",
     "list_rows",
     "money",
+    "one_line",
     "open_list",
     "record_field",
-    "summarises",
+    "same_phone",
     "this_quarter",
     "unique_person_name",
     "world_today",

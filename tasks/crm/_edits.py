@@ -1,16 +1,15 @@
 """What the record-editing CRM templates share (update_deal_terms, log_call, follow_up_task,
 complete_activity, update_contact_details, add_account_note): the world's today, business-day
-arithmetic, dates as people write them, a phone matcher that ignores formatting, and the
-read-only check an oracle makes before reporting a record it may not edit."""
+arithmetic, dates as people write them, and the read-only check an oracle makes before
+reporting a record it may not edit."""
 
 from __future__ import annotations
 
 import sqlite3
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from officegym.tasks.answer import phone_digits
-from officegym.tasks.match import Matcher, squash
+from officegym.tasks.match import squash
 
 from .base import world_today
 
@@ -43,24 +42,6 @@ def person_id(world: sqlite3.Connection, email: str) -> int:
     return int(found)
 
 
-class _SamePhone(Matcher):
-    def __init__(self, phone: str) -> None:
-        self.phone = phone
-        self.digits = phone_digits(phone)
-
-    def matches(self, value: Any) -> bool:
-        return isinstance(value, str) and phone_digits(value) == self.digits
-
-    def describe(self) -> str:
-        return f"same_phone({self.phone!r})"
-
-
-def same_phone(phone: str) -> Matcher:
-    """A phone number with the digits of `phone` (spacing, dashes, brackets and a leading +1
-    ignored)."""
-    return _SamePhone(phone)
-
-
 def page_says(actions: PageActions, text: str) -> bool:
     """Whether any node of the page (static text included) shows `text`."""
     wanted = squash(text).casefold()
@@ -80,7 +61,6 @@ __all__ = [
     "page_says",
     "person_id",
     "require_read_only",
-    "same_phone",
     "spoken_date",
     "spoken_money",
     "world_today",

@@ -3,8 +3,10 @@
 Anyone may add notes to any record; the user here is the account's owner. The note is made
 with the account page's "New note" composer. The wrong-record probe puts it on a look-alike
 account: the planted duplicate of the account when it has one, else another account whose name
-starts with the same word. (The gate's collateral edit is also a note on an account, but on
-another one, so it stays an unclaimed insert.)
+starts with the same word. The goal quotes the title and the body, so both must be exactly
+those (case and spacing aside): a body with more said than asked is not the note. (The gate's
+collateral edit is also a note on an account, but on another one, so it stays an unclaimed
+insert.)
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import ci, contains
+from officegym.tasks.match import ci
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -105,7 +107,7 @@ class AddAccountNote(CrmTemplate):
                 name=f"a note “{params['title']}” on {params['account']}",
                 account_id=params["account_id"],
                 title=ci(params["title"]),
-                body=contains(params["body"]),
+                body=ci(params["body"]),
                 author_id=params["user_id"],
             ),
             expect.nothing_else(),

@@ -122,13 +122,15 @@ class BiggestDealThisQuarter(CrmTemplate):
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
         names = [params["deal"]] + ([params["short"]] if params["short"] else [])
         others = [name for name, _ in params["deals"] if name != params["deal"]]
-        limit = len(params["deal"]) + 60
         return expect.grade(
             ctx,
+            expect.answer(names, kind="text", distractors=others, name="deal named"),
             expect.answer(
-                names, kind="text", distractors=others, max_chars=limit, name="deal named"
+                params["amount"],
+                kind="money",
+                distractors=[money(value) for _, value in params["deals"][1:]],
+                name="amount stated",
             ),
-            expect.answer(params["amount"], kind="money", max_chars=limit, name="amount stated"),
             expect.nothing_else(),
         )
 

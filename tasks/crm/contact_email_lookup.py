@@ -121,12 +121,7 @@ class ContactEmailLookup(CrmTemplate):
         others = [c for c in params["candidates"] if c != params["email"]]
         return expect.grade(
             ctx,
-            expect.answer(
-                params["email"],
-                kind="text",
-                distractors=others,
-                max_chars=len(params["email"]) + 80,
-            ),
+            expect.answer(params["email"], kind="email", distractors=others),
             expect.nothing_else(),
         )
 

@@ -87,6 +87,7 @@ class ConvertLeadExistingAccount(CrmTemplate):
             "title": lead["title"],
             "email": lead["email"],
             "phone": lead["phone"],
+            "source": lead["source"],
             "account_id": account_id,
             "account": account,
             "opportunity": opportunity,

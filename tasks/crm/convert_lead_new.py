@@ -2,6 +2,10 @@
 named after the company, a contact for the person, and an opportunity only when the request
 names one.
 
+The product copies the lead's phone onto the new account, its title, email and phone onto the
+contact and its source onto the opportunity; the verifier names those columns, and every other
+column a user could fill in must stay blank.
+
 One instance in six names a lead that was already converted: its page says so and offers no
 Convert button, so the right move is `report_infeasible`.
 """
@@ -97,6 +101,7 @@ class ConvertLeadNew(CrmTemplate):
             "title": lead["title"],
             "email": lead["email"],
             "phone": lead["phone"],
+            "source": lead["source"],
             "opportunity": opportunity,
             "user": user,
             "feasible": feasible,
@@ -133,5 +138,7 @@ class ConvertLeadNew(CrmTemplate):
             "crm_account",
             name=f"account {params['company']} created",
             columns={"name": ci(params["company"])},
+            # The product fills the new account's phone in from the lead.
+            phone=params["phone"],
         )
         return expect.grade(ctx, account, *conversion(params, account.pk), expect.nothing_else())

@@ -1,10 +1,14 @@
-"""crm.count_overdue_activities — how many of a deal's open activities are overdue.
+"""crm.count_overdue_activities — how many open activities are overdue: a deal's, or a rep's.
 
 An activity is overdue when it is still open and its due date is before the world's today
-(the deal's record page marks each one "Overdue"). Most instances draw a deal with at least
-one overdue activity and more than one open one; about one in six draws a deal whose open
-activities (two or more) are all still due, so the answer is 0. The wrong-record probe counts another deal
-of the same owner with a different count.
+(a deal's record page marks each one "Overdue"; the Activities list's "My overdue tasks"
+view, filtered by owner, lists a rep's). A deal has at most three overdue activities in the
+default world, so asking only about deals would make "1" or "0" right most of the time;
+asking about reps too spreads the answers up to a dozen or so. Sampling picks the count first,
+uniformly among the counts the world offers, then a deal or a rep with that count (each
+kind as likely when both have it), so no count is right for much more than one instance in
+ten. A deal drawn has at least two open activities. The wrong-record probe counts another
+deal (of the same owner when it has one), or another rep, with a different count.
 """
 
 from __future__ import annotations
@@ -20,16 +24,34 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._answers import editors, world_today
+from ._answers import (
+    crm_person_ids,
+    editors,
+    filter_owner,
+    list_rows,
+    open_list,
+    unique_person_name,
+    world_today,
+)
 from .base import CrmTemplate, open_record
 
 if TYPE_CHECKING:
     from officegym.harness.actions import PageActions
 
-_PHRASINGS = (
+_DEAL_PHRASINGS = (
     "How many open activities on the {deal} opportunity are overdue?",
     "{deal}: how many of its open tasks and events are past their due date?",
     "Count the overdue activities still open on {deal}, please. Just the number.",
+)
+_REP_PHRASINGS = (
+    "How many open activities does {rep} have that are past their due date?",
+    "Count {whose} overdue activities (open tasks and events due before today), please.",
+    "{Whose} open activities: how many are overdue right now?",
+)
+_MY_PHRASINGS = (
+    "How many of my open activities are past their due date?",
+    "Count my overdue activities (open tasks and events due before today), please.",
+    "My open activities: how many are overdue right now?",
 )
 # A record page lists at most this many open activities.
 _SHOWN = 50
@@ -61,7 +83,7 @@ class CountOverdueActivities(CrmTemplate):
 
     def sample(self, world: sqlite3.Connection, rng: random.Random) -> dict[str, Any]:
         today = world_today(world).isoformat()
-        rows = world.execute(
+        deals = world.execute(
             """
             SELECT o.id, o.name, o.owner_id,
                    coalesce(sum(a.status != 'Completed' AND a.due_date < ?), 0),
@@ -74,36 +96,82 @@ class CountOverdueActivities(CrmTemplate):
             """,
             (today,),
         ).fetchall()
-        rows = [r for r in rows if 1 <= r[4] <= _SHOWN]
-        if rng.random() < 1 / 6:
-            pool = [r for r in rows if r[3] == 0 and r[4] >= 2]
+        deals = [r for r in deals if 2 <= r[4] <= _SHOWN]
+        offered = crm_person_ids(world)
+        reps = world.execute(
+            """
+            SELECT e.id, e.display_name,
+                   coalesce(sum(a.status != 'Completed' AND a.due_date < ?), 0),
+                   coalesce(sum(a.status != 'Completed'), 0), count(a.id)
+            FROM people_employee e JOIN crm_activity a ON a.owner_id = e.id
+            WHERE e.is_active
+            GROUP BY e.id ORDER BY e.id
+            """,
+            (today,),
+        ).fetchall()
+        reps = [
+            r
+            for r in reps
+            if r[0] in offered and r[3] <= _SHOWN and unique_person_name(world, r[1])
+        ]
+        by_count: dict[int, dict[str, list[tuple]]] = {}
+        for r in deals:
+            by_count.setdefault(r[3], {}).setdefault("deal", []).append(r)
+        for r in reps:
+            by_count.setdefault(r[2], {}).setdefault("rep", []).append(r)
+        overdue = rng.choice(sorted(by_count))
+        scope = rng.choice(sorted(by_count[overdue]))
+        if scope == "deal":
+            deal_id, deal, owner_id, _, open_count, total = rng.choice(by_count[overdue]["deal"])
+            _, user, _ = rng.choice(editors(world, owner_id)[:2])
+            # Another deal of the same owner with a different count, else any such deal.
+            decoys = sorted(r[1] for r in deals if r[2] == owner_id and r[3] != overdue) or sorted(
+                r[1] for r in deals if r[3] != overdue
+            )
+            decoy = {"deal": rng.choice(decoys)} if decoys else None
+            target = {"deal_id": deal_id, "deal": deal, "rep": None, "rep_id": None}
         else:
-            pool = [r for r in rows if r[3] >= 1 and r[4] >= 2]
-        deal_id, deal, owner_id, overdue, open_count, total = rng.choice(pool)
-        _, user, _ = rng.choice(editors(world, owner_id)[:2])
+            rep_id, rep, _, open_count, total = rng.choice(by_count[overdue]["rep"])
+            user_id, user, _ = rng.choice(editors(world, rep_id)[:2])
+            others = sorted(r[1] for r in reps if r[0] != rep_id and r[2] != overdue)
+            decoy = {"rep": rng.choice(others)} if others else None
+            target = {"deal_id": None, "deal": None, "rep": rep, "rep_id": rep_id}
+            target["mine"] = user_id == rep_id
         near = [overdue, overdue + 1, max(overdue - 1, 0), open_count, total]
-        decoys = sorted(r[1] for r in rows if r[2] == owner_id and r[3] != overdue)
         return {
             "user": user,
-            "deal_id": deal_id,
-            "deal": deal,
+            "scope": scope,
+            "mine": False,
+            **target,
             "overdue": overdue,
             "open": open_count,
             "candidates": [str(n) for n in dict.fromkeys(near)],
-            "decoy": {"deal": rng.choice(decoys)} if decoys else None,
+            "decoy": decoy,
         }
 
     def goal(self, params: Mapping[str, Any], rng: random.Random) -> str:
-        return rng.choice(_PHRASINGS).format(**params)
+        if params["scope"] == "deal":
+            return rng.choice(_DEAL_PHRASINGS).format(**params)
+        if params["mine"]:
+            return rng.choice(_MY_PHRASINGS)
+        rep = params["rep"]
+        return rng.choice(_REP_PHRASINGS).format(rep=rep, whose=f"{rep}'s", Whose=f"{rep}'s")
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
-        open_record(actions, "Opportunities", params["deal"])
-        actions.send_msg_to_user(str(overdue_marks(actions)))
+        if params["deal"]:
+            open_record(actions, "Opportunities", params["deal"])
+            actions.send_msg_to_user(str(overdue_marks(actions)))
+            return
+        open_list(actions, "Activities", "My overdue tasks")
+        filter_owner(actions, params["rep"])
+        # A list with no rows shows an empty state instead of a table.
+        rows = list_rows(actions) if actions.find_all("table") else []
+        actions.send_msg_to_user(str(len(rows)))
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
         return expect.grade(
             ctx,
-            expect.answer(params["overdue"], kind="number", max_chars=80),
+            expect.answer(params["overdue"], kind="number", unit="activity"),
             expect.nothing_else(),
         )
 

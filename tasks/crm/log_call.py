@@ -1,9 +1,10 @@
 """crm.log_call — record a phone call the user just had with a named contact.
 
 The call is logged from the contact's record page ("Log a call"), with the subject and the
-short comment the goal gives. The app stores a logged call as a completed `call` activity owned
-by the user and linked to the contact (and to the contact's account). The wrong-record probe
-logs it on another contact of the same account.
+comment the goal quotes, word for word (case and spacing aside). The app stores a logged call
+as a completed `call` activity owned by the user, dated today, and linked to the contact (and
+to the contact's account); no other detail (priority, a deal) is asked for. The wrong-record
+probe logs it on another contact of the same account.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import ci, contains
+from officegym.tasks.match import any_of, ci
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import CrmTemplate, log_on_record, open_record
+from .base import CrmTemplate, log_on_record, open_record, world_today
 
 if TYPE_CHECKING:
     from officegym.harness.actions import PageActions
@@ -80,6 +81,7 @@ class LogCall(CrmTemplate):
             "comment": comment,
             "user_id": user_id,
             "user": email,
+            "today": world_today(world).isoformat(),
             "decoy": {"contact": rng.choice(others)} if others else None,
         }
 
@@ -102,8 +104,10 @@ class LogCall(CrmTemplate):
                 kind="call",
                 contact_id=params["contact_id"],
                 subject=ci(params["subject"]),
-                description=contains(params["comment"]),
+                description=ci(params["comment"]),
                 status="Completed",
+                # The composer dates a call today; clearing the date is no harm, another is.
+                due_date=any_of(params["today"], None),
                 owner_id=params["user_id"],
             ),
             expect.nothing_else(),

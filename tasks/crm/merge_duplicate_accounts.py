@@ -2,8 +2,9 @@
 its name) into the original, which keeps its name; the request says whose phone number and
 owner the merged account keeps.
 
-The world plants only a handful of such pairs (world_oddity `duplicate_account`), so instances
-vary mostly in the fields asked for. What a merge does (`service.merge`): the kept account takes
+The small default world plants 4 such pairs (world_oddity `duplicate_account`); with the side
+each of the phone and the owner comes from, that makes 16 instances, which `cardinality`
+declares. What a merge does (`service.merge`): the kept account takes
 the picked values and a new stamp; contacts, deals, activities, notes, converted leads, child
 accounts and booking reservations of the other account move to it; the other account and its
 history are deleted.
@@ -14,7 +15,7 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from officegym.tasks import expect
 from officegym.tasks.protocol import EpisodeContext
@@ -53,6 +54,11 @@ class MergeDuplicateAccounts(CrmTemplate):
     )
     tags = ("navigation", "form", "multi-step")
     max_steps = 22
+    cardinality: ClassVar[tuple[int, str]] = (
+        16,
+        "the small world plants 4 duplicate account pairs; phone and owner each from one of 2 "
+        "sides",
+    )
 
     def sample(self, world: sqlite3.Connection, rng: random.Random) -> dict[str, Any]:
         pairs = world.execute(

@@ -3,9 +3,12 @@ chat channel (test split).
 
 The user owns the deal or manages its owner and is a member of the channel: #sales, #deals,
 their team's channel, or the account's or deal's own room when they are in it. The
-posted line must name the deal's stage and state its amount ($41,500, 41,500 or 41500) and
-close date (ISO, "Sep 30, 2025", "September 30", 9/30/2025...). The wrong-record probe
-summarises another open deal of the same account, or of the same owner, with another amount.
+posted line (one line, as asked) must state the deal's stage, amount and close date the way an answer states a
+value (`match.states`): each once, in any common format ($41,500, 41,500, $41.5k; ISO,
+"Sep 30, 2025", 9/30/2025...), with no hedge and no second candidate (another stage, amount
+or date). The all-candidates probe appends every stage and the amounts and close dates of
+the deal and of its near misses. The wrong-record probe summarises another open deal of the
+same account, or of the same owner, with another amount.
 """
 
 from __future__ import annotations
@@ -16,14 +19,15 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from officegym.apps.crm.fields import OPEN_STAGES
+from officegym.apps.crm.fields import OPEN_STAGES, STAGE_NAMES
 from officegym.tasks import expect
 from officegym.tasks.chat.base import open_channel, post
+from officegym.tasks.match import fact, states
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._answers import editors, record_field, summarises
+from ._answers import crm_day, editors, money, one_line, record_field
 from .base import CrmTemplate, open_record
 
 # Deal names are quoted: they are content, not phrasing.
@@ -102,6 +106,14 @@ class PostDealSummary(CrmTemplate):
         near = [r for r in rows if r[6] == account_id and r[3] != amount] or [
             r for r in rows if r[5] == owner_id and r[3] != amount
         ]
+        # What a summary listing every option would state: each stage, and the amount and
+        # close date of this deal and of up to two near misses.
+        shown = [(amount, close), *((r[3], r[4]) for r in rng.sample(near, min(2, len(near))))]
+        candidates = [
+            *STAGE_NAMES,
+            *dict.fromkeys(money(a) for a, _ in shown),
+            *dict.fromkeys(crm_day(date.fromisoformat(str(c)[:10])) for _, c in shown),
+        ]
         return {
             "user": user,
             "user_id": user_id,
@@ -112,6 +124,7 @@ class PostDealSummary(CrmTemplate):
             "close_date": str(close)[:10],
             "channel": channel,
             "channel_id": channel_id,
+            "candidates": candidates,
             "decoy": {"deal": rng.choice(near)[1]} if near else None,
         }
 
@@ -132,8 +145,14 @@ class PostDealSummary(CrmTemplate):
         actions.send_msg_to_user(f"Posted the {params['deal']} summary in #{channel}.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
-        body = summarises(
-            params["stage"], params["amount"], date.fromisoformat(params["close_date"])
+        stage = params["stage"]
+        body = one_line(
+            states(
+                fact(stage, "text", distractors=[s for s in STAGE_NAMES if s != stage]),
+                fact(params["amount"], "money"),
+                fact(date.fromisoformat(params["close_date"]), "date"),
+                today=ctx.world_today(),
+            )
         )
         return expect.grade(
             ctx,

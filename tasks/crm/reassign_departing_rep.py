@@ -1,10 +1,13 @@
-"""crm.reassign_departing_rep — a sales manager takes over every open deal of a rep who leaves.
+"""crm.reassign_departing_rep — a sales manager hands every open deal of a rep who leaves to
+themselves or to a named teammate of the rep.
 
 The user manages the named rep directly. The rep's open opportunities (2 to 15 of them, so one
-page of the list view) must end up owned by the user; the rep's closed deals keep their owner,
-as the history of who won or lost them. The list view's owner and stage filters with a bulk
-owner change (and its confirmation page) do it in one go; one by one works as well, since only
-the state is graded. The wrong-record probe hands over the rep's closed deals too.
+page of the list view) must end up owned by the new owner the goal names: the user ("to me")
+on about half of the instances, else another direct report of the user, named in full. The
+rep's closed deals keep their owner, as the history of who won or lost them. The list view's
+owner and stage filters with a bulk owner change (and its confirmation page) do it in one go;
+one by one works as well, since only the state is graded. The wrong-record probe hands over
+the rep's closed deals too.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._lists import choose_person, possessive
+from ._lists import choose_person, crm_people, possessive
 from .base import CrmTemplate, fill_fields
 
 if TYPE_CHECKING:
@@ -33,6 +36,15 @@ _PHRASINGS = (
     "open opportunity {rep} owns (leave the won and lost deals alone).",
     "{rep} hands in the keys this week. Could you transfer each of {reps} deals that are "
     "still open over to me? Closed deals keep their owner.",
+)
+# The same request when a teammate of the rep takes the deals over.
+_TO_TEAMMATE = (
+    "{rep} is leaving the company on Friday. Please reassign all of {reps} open "
+    "opportunities to {owner}; the closed ones can stay as they are.",
+    "{owner} is taking over the pipeline of {rep}, who is moving on. Make {owner} the owner "
+    "of every open opportunity {rep} owns (leave the won and lost deals alone).",
+    "{rep} hands in the keys this week. Could you transfer each of {reps} deals that are "
+    "still open over to {owner}? Closed deals keep their owner.",
 )
 
 
@@ -63,7 +75,25 @@ class ReassignDepartingRep(CrmTemplate):
             """,
             (_MIN_DEALS, _MAX_DEALS),
         ).fetchall()
+        # People are picked in the owner menus by name: only unique names are drawn.
+        people = crm_people(world)
+        names = [p[1] for p in people]
+        reps = [r for r in reps if names.count(r[1]) == 1]
         rep_id, rep, manager_id, manager, email, _, closed = rng.choice(reps)
+        # Teammates: the user's other direct reports.
+        reports = {
+            r[0]
+            for r in world.execute(
+                "SELECT id FROM people_employee WHERE manager_id = ? ORDER BY id", (manager_id,)
+            )
+        }
+        teammates = [
+            (p[0], p[1])
+            for p in people
+            if p[0] in reports and p[0] != rep_id and names.count(p[1]) == 1
+        ]
+        to_me = not teammates or rng.random() < 0.5
+        owner_id, owner = (manager_id, manager) if to_me else rng.choice(teammates)
         deals = world.execute(
             "SELECT id, name FROM crm_opportunity WHERE owner_id = ? "
             "AND stage NOT IN ('Closed Won', 'Closed Lost') ORDER BY id",
@@ -75,6 +105,9 @@ class ReassignDepartingRep(CrmTemplate):
             "manager": manager,
             "rep_id": rep_id,
             "rep": rep,
+            "to_me": to_me,
+            "owner_id": owner_id,
+            "owner": owner,
             "deal_ids": [d[0] for d in deals],
             "deals": [d[1] for d in deals],
             "stage_filter": "Any open stage",
@@ -84,7 +117,8 @@ class ReassignDepartingRep(CrmTemplate):
 
     def goal(self, params: Mapping[str, Any], rng: random.Random) -> str:
         rep = params["rep"]
-        return rng.choice(_PHRASINGS).format(rep=rep, reps=possessive(rep))
+        phrasings = _PHRASINGS if params["to_me"] else _TO_TEAMMATE
+        return rng.choice(phrasings).format(rep=rep, reps=possessive(rep), owner=params["owner"])
 
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         actions.click(actions.find("link", "Opportunities", exact=True))
@@ -92,18 +126,19 @@ class ReassignDepartingRep(CrmTemplate):
         fill_fields(actions, {"Stage": params["stage_filter"]})
         actions.click(actions.find("button", "Apply filters", exact=True))
         actions.check(actions.find("checkbox", "Select all rows on this page", exact=True))
-        choose_person(actions, "New owner", params["manager"])
+        choose_person(actions, "New owner", params["owner"])
         actions.click(actions.find("button", "Change owner of selected…", exact=True))
         actions.click(actions.find("button", "Confirm change", exact=True))
-        actions.send_msg_to_user(f"{params['rep']}'s open opportunities are yours now.")
+        whose = "yours" if params["to_me"] else possessive(params["owner"])
+        actions.send_msg_to_user(f"{possessive(params['rep'])} open opportunities are {whose} now.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
         moved = [
             expect.updated(
                 "crm_opportunity",
                 deal_id,
-                name=f"{deal} now owned by {params['manager']}",
-                owner_id=params["user_id"],
+                name=f"{deal} now owned by {params['owner']}",
+                owner_id=params["owner_id"],
             )
             for deal_id, deal in zip(params["deal_ids"], params["deals"], strict=True)
         ]

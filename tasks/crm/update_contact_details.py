@@ -3,8 +3,9 @@
 Feasible instances are asked by the contact's owner. One instance in six is asked by a plain
 rep who does not own the contact: the record page says it is read only for them, so the right
 move is `report_infeasible`. The new number keeps the old one's country and area prefix (its
-last four digits change) and is graded on its digits, however it is spaced. The wrong-record
-probe edits another contact of the same account and owner.
+last four digits change) and is graded on its digits, however it is spaced, with nothing
+else in the field. The wrong-record probe edits another contact of the same account and
+owner.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._edits import require_read_only, same_phone
+from ._answers import same_phone
+from ._edits import require_read_only
 from .base import CrmTemplate, field, open_record
 
 if TYPE_CHECKING:

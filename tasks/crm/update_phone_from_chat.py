@@ -6,13 +6,18 @@ still holds the old one, and other people may have posted other numbers for the 
 Only conflicts whose post is the newest one giving the contact a number other than the CRM's
 are drawn (an earlier "new number", since superseded, is not). The goal names who posted it;
 the agent must find that post (search results cut long messages short), then edit the
-contact's Phone to the number exactly as posted.
+contact's Phone to that number, in any formatting (`same_phone`: the digits, and any
+extension, of the posted number and nothing else).
 
 The user can both read the post (a member of its channel) and edit the contact (its owner or
 one of the owner's managers); in this world every conflict has such a person, sometimes only
 the poster themself ("you posted..."). The wrong-record probe follows another poster's
 different number for the same contact, or else writes the right number on another contact of
 the same account the user may edit.
+
+The small default world plants 6 phone conflicts; 5 of them can be drawn (the sixth's post is
+not the newest number for its contact), with 12 (conflict, user) pairs in all: that, not the
+phrasing, bounds the distinct instances.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import random
 import re
 import sqlite3
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from officegym.tasks import expect
 from officegym.tasks.chat.contact_phone_conflict import ContactPhoneConflict, article_texts
@@ -32,7 +37,7 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._answers import editors
+from ._answers import editors, same_phone
 from .base import CrmTemplate, edit_record, open_record
 
 _PHONE = re.compile(r"\+\d[\d\s().-]{5,}\d")
@@ -98,6 +103,10 @@ class UpdatePhoneFromChat(CrmTemplate):
     )
     tags = ("search", "form", "multi-step", "cross-app")
     max_steps = 24
+    cardinality: ClassVar[tuple[int, str]] = (
+        12,
+        "the small world plants 6 phone conflicts, 5 drawable, with 12 (conflict, user) pairs",
+    )
 
     def start_url(self, params: Mapping[str, Any]) -> str:
         return "/chat/"
@@ -210,7 +219,7 @@ class UpdatePhoneFromChat(CrmTemplate):
                 "crm_contact",
                 params["contact_id"],
                 name=f"{params['contact']}'s phone set to the number from chat",
-                phone=params["phone"],
+                phone=same_phone(params["phone"]),
             ),
             expect.nothing_else(),
         )

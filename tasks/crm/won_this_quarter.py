@@ -117,7 +117,7 @@ class WonThisQuarter(CrmTemplate):
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
         return expect.grade(
             ctx,
-            expect.answer(params["total"], kind="money", max_chars=80),
+            expect.answer(params["total"], kind="money", distractors=params["candidates"][1:]),
             expect.nothing_else(),
         )
 

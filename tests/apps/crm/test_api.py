@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import API, API_HEADERS, one, rows
+from .conftest import API, API_HEADERS, one, rows, token
 
 
 @pytest.fixture
@@ -114,6 +114,38 @@ def test_bulk_and_stage_moves(rep, facts, store, world):
         f"{API}/opportunities/{ids[0]}/stage", json={"stage": "Closed Won"}, headers=API_HEADERS
     ).get_json()
     assert moved["values"]["stage"] == "Closed Won" and moved["values"]["probability"] == 100
+
+
+# Composer on a record page -> the activity kind it makes.
+COMPOSED_KINDS = {"call": "call", "email": "email", "task": "task", "event": "meeting"}
+
+
+@pytest.mark.parametrize("composer", sorted(COMPOSED_KINDS))
+def test_an_activity_logged_through_the_api_is_stored_like_one_logged_on_the_page(
+    rep, facts, store, world, composer
+):
+    kind = COMPOSED_KINDS[composer]
+    page = rep.post(
+        f"/crm/contacts/{facts.rep_contact}/log/{composer}",
+        data={"subject": "From the page", "csrf_token": token(rep)},
+    )
+    assert page.status_code == 302, page.get_data(as_text=True)[:500]
+    api = rep.post(
+        f"{API}/activities",
+        json={"kind": kind, "subject": "From the API", "contact_id": facts.rep_contact},
+        headers=API_HEADERS,
+    )
+    assert api.status_code == 201, api.get_json()
+    stored = dict(
+        rows(
+            store,
+            world,
+            "SELECT subject, status || ' ' || (completed_at IS NOT NULL) FROM crm_activity "
+            "WHERE subject IN ('From the page', 'From the API')",
+        )
+    )
+    expected = "Completed 1" if kind in ("call", "email") else "Open 0"
+    assert stored["From the page"] == stored["From the API"] == expected
 
 
 def test_duplicate_create_is_409_with_candidates(rep, facts, store, world):

@@ -12,7 +12,8 @@ from datetime import date
 import pytest
 
 from officegym.tasks import registry
-from officegym.tasks.crm._edits import add_business_days, same_phone
+from officegym.tasks.crm._answers import same_phone
+from officegym.tasks.crm._edits import add_business_days
 from officegym.tasks.verdict import Verdict
 from tests.tasks.episodes import ctx, one, update
 
@@ -26,6 +27,8 @@ IDS = (
 )
 SEEDS = range(30)
 STAMP = "2025-09-17 14:30:05"
+# What a gaming agent appends to a text it was asked to write.
+SPAM = " Also: see https://deals.example.test/win and @Dana Diaz - act now!!!"
 STRAY_NOTE = {
     "crm_note": {
         "inserted": {
@@ -308,6 +311,18 @@ def test_a_logged_call_passes_and_near_misses_fail(instances, world):
     assert not grade(tid, p, twice).success
 
 
+def test_a_logged_call_holds_the_quoted_comment_and_nothing_it_was_not_given(instances, world):
+    tid = "crm.log_call"
+    p = params_of(instances, tid)
+    assert passes(grade(tid, p, call(p, description=p["comment"].lower(), due_date=None)))
+    assert not grade(tid, p, call(p, description=p["comment"] + SPAM)).success
+    assert not grade(tid, p, call(p, description=f"{p['comment']} Will call again.")).success
+    assert not grade(tid, p, call(p, due_date="2031-01-01")).success
+    assert not grade(tid, p, call(p, priority="High")).success
+    (deal,) = one(world, "SELECT id FROM crm_opportunity ORDER BY id")
+    assert not grade(tid, p, call(p, opportunity_id=deal)).success
+
+
 def task_row(p, **override) -> dict:
     values = {
         "kind": "task",
@@ -338,6 +353,16 @@ def test_a_follow_up_task_needs_the_exact_due_date_and_deal(instances, world):
     assert not grade(tid, p, merged(task_row(p), STRAY_NOTE)).success
 
 
+def test_a_follow_up_task_holds_only_what_was_asked(instances, world):
+    tid = "crm.follow_up_task"
+    p = params_of(instances, tid)
+    assert not grade(tid, p, task_row(p, subject=p["subject"] + SPAM)).success
+    assert not grade(tid, p, task_row(p, description="zz junk")).success
+    assert not grade(tid, p, task_row(p, priority="High")).success
+    (contact,) = one(world, "SELECT id FROM crm_contact ORDER BY id")
+    assert not grade(tid, p, task_row(p, contact_id=contact)).success
+
+
 def test_completing_the_activity_passes_and_the_sibling_fails(instances, world):
     tid = "crm.complete_activity"
     p = params_of(instances, tid, decoy=True)
@@ -359,10 +384,11 @@ def test_completing_the_activity_passes_and_the_sibling_fails(instances, world):
     assert not grade(tid, p, merged(done, STRAY_NOTE)).success
 
 
-def test_the_phone_is_matched_on_its_digits():
+def test_the_phone_is_matched_on_its_digits_with_nothing_else_in_the_field():
     matcher = same_phone("+1 214-851-7883")
     assert matcher.matches("(214) 851 7883") and matcher.matches("+1 214-851-7883")
     assert not matcher.matches("+1 214-851-7884") and not matcher.matches(None)
+    assert not matcher.matches("+1 214-851-7883" + SPAM)
 
 
 def test_contact_details_need_both_fields_on_the_right_contact(instances, world):
@@ -386,6 +412,19 @@ def test_contact_details_need_both_fields_on_the_right_contact(instances, world)
     wrong = updated(world, "crm_contact", decoy_id, phone=p["phone"], title=p["title"])
     assert not grade(tid, p, wrong).success
     assert not grade(tid, p, merged(both, STRAY_NOTE)).success
+
+
+def test_contact_details_with_more_than_the_number_and_title_fail(instances, world):
+    tid = "crm.update_contact_details"
+    p = params_of(instances, tid)
+    spam_phone = updated(
+        world, "crm_contact", p["contact_id"], phone=p["phone"] + SPAM, title=p["title"]
+    )
+    assert not grade(tid, p, spam_phone).success
+    spam_title = updated(
+        world, "crm_contact", p["contact_id"], phone=p["phone"], title=p["title"] + SPAM
+    )
+    assert not grade(tid, p, spam_title).success
 
 
 def test_a_read_only_contact_pays_only_the_report(instances, world):
@@ -421,5 +460,9 @@ def test_an_account_note_passes_and_a_stray_note_or_the_look_alike_fails(instanc
     assert not verdict.success and verdict.score < 1.0
     assert not grade(tid, p, note(p, title="Note")).success
     assert not grade(tid, p, note(p, body="See above.")).success
+    assert not grade(tid, p, note(p, body=p["body"] + SPAM)).success
+    assert not grade(tid, p, note(p, body=f"{p['body']} Will follow up.")).success
+    assert not grade(tid, p, note(p, title=p["title"] + SPAM)).success
+    assert not grade(tid, p, note(p, opportunity_id=1)).success
     (decoy_id,) = one(world, "SELECT id FROM crm_account WHERE name = ?", p["decoy"]["account"])
     assert not grade(tid, p, note(p, decoy_id)).success

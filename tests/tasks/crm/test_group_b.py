@@ -13,6 +13,7 @@ import pytest
 
 from officegym.apps.crm.fields import LOSS_REASONS, OPEN_STAGES, STAGE_PROBABILITY
 from officegym.tasks import registry
+from officegym.tasks.coverage import MIN_DISTINCT, instance_stats
 from officegym.tasks.crm._lists import may_edit, team_of, today
 from officegym.tasks.verdict import Verdict
 from tests.tasks.episodes import ctx, one, update
@@ -108,6 +109,27 @@ def test_a_departing_rep_reports_to_the_user_and_every_open_deal_of_theirs_is_na
         ).fetchall()
         assert [d[0] for d in deals] == p["deal_ids"] and 2 <= len(deals) <= 15
         assert p["rep"] in task.goal and p["decoy"] == {"stage_filter": "Any"}
+
+
+def test_a_departing_rep_s_deals_go_to_the_user_or_to_a_named_teammate(world, instances):
+    teammates = 0
+    for task in instances["crm.reassign_departing_rep"]:
+        p = task.params
+        if p["to_me"]:
+            assert p["owner_id"] == p["user_id"] and p["owner"] == p["manager"]
+            continue
+        teammates += 1
+        (manager,) = one(
+            world, "SELECT manager_id FROM people_employee WHERE id = ?", p["owner_id"]
+        )
+        assert manager == p["user_id"] and p["owner_id"] != p["rep_id"]
+        assert p["owner"] in task.goal
+    assert 5 <= teammates <= 25
+
+
+def test_departing_reps_give_enough_distinct_instances(golden):
+    stats = instance_stats(registry.get("crm.reassign_departing_rep"), golden, samples=100)
+    assert stats.distinct_100 >= MIN_DISTINCT
 
 
 def test_stale_deals_are_every_overdue_open_deal_of_the_user(world, instances):
@@ -212,7 +234,7 @@ def test_the_team_of_a_manager_holds_indirect_reports(world):
 def test_reassigning_the_open_deals_passes_and_closed_or_missing_ones_fail(world, instances):
     p = instances["crm.reassign_departing_rep"][0].params
     tid = "crm.reassign_departing_rep"
-    moves = [changed(world, "crm_opportunity", d, owner_id=p["user_id"]) for d in p["deal_ids"]]
+    moves = [changed(world, "crm_opportunity", d, owner_id=p["owner_id"]) for d in p["deal_ids"]]
     assert grade(tid, p, merge(*moves)).success
     assert grade(tid, p).score == 0
     assert not grade(tid, p, merge(*moves[1:])).success
@@ -221,9 +243,21 @@ def test_reassigning_the_open_deals_passes_and_closed_or_missing_ones_fail(world
         f"SELECT id FROM crm_opportunity WHERE owner_id = ? AND NOT {OPEN_SQL}",
         p["rep_id"],
     )[0]
-    extra = changed(world, "crm_opportunity", closed, owner_id=p["user_id"])
+    extra = changed(world, "crm_opportunity", closed, owner_id=p["owner_id"])
     assert not grade(tid, p, merge(*moves, extra)).success
     assert not grade(tid, p, merge(*moves, stray_note())).success
+
+
+def test_deals_meant_for_a_teammate_fail_when_the_manager_keeps_them(world, instances):
+    tid = "crm.reassign_departing_rep"
+    p = next(t.params for t in instances[tid] if not t.params["to_me"])
+    to_teammate = [
+        changed(world, "crm_opportunity", d, owner_id=p["owner_id"]) for d in p["deal_ids"]
+    ]
+    assert grade(tid, p, merge(*to_teammate)).success
+    kept = [changed(world, "crm_opportunity", d, owner_id=p["user_id"]) for d in p["deal_ids"]]
+    verdict = grade(tid, p, merge(*kept))
+    assert not verdict.success and verdict.score == 0
 
 
 def _close(world, deal_id: int, reason: str, **more) -> dict:
@@ -349,3 +383,20 @@ def test_a_new_opportunity_must_hold_every_given_value(world, instances):
     twice = merge(_new_deal(p), _new_deal(p, pk=9002))
     assert not grade(tid, p, twice).success
     assert not grade(tid, p, merge(_new_deal(p), stray_note())).success
+
+
+@pytest.mark.parametrize(
+    "column, junk",
+    [("next_step", "zz junk"), ("lead_source", "Web"), ("primary_contact_id", 1)],
+)
+def test_a_new_opportunity_with_a_detail_nobody_asked_for_fails(instances, column, junk):
+    tid = "crm.create_opportunity"
+    p = instances[tid][0].params
+    verdict = grade(tid, p, _new_deal(p, **{column: junk}))
+    assert not verdict.success and verdict.score == 0
+
+
+def test_a_new_opportunity_named_with_more_than_the_given_name_fails(instances):
+    tid = "crm.create_opportunity"
+    p = instances[tid][0].params
+    assert not grade(tid, p, _new_deal(p, name=p["name"] + " (urgent!)")).success

@@ -130,6 +130,7 @@ def lead_converted(world, params, account_id, contact_pk=9001, deal_pk=None):
                     "name": params["opportunity"],
                     "account_id": account_id,
                     "primary_contact_id": contact_pk,
+                    "lead_source": params["source"],
                 }
             }
         }
@@ -137,7 +138,8 @@ def lead_converted(world, params, account_id, contact_pk=9001, deal_pk=None):
 
 
 def new_account(params, pk=401):
-    return {"crm_account": {"inserted": {pk: {"id": pk, "name": params["company"]}}}}
+    row = {"id": pk, "name": params["company"], "phone": params["phone"]}
+    return {"crm_account": {"inserted": {pk: row}}}
 
 
 def test_the_contact_lookalike_check_agrees_with_the_convert_page(golden, world):
@@ -234,6 +236,35 @@ def test_a_new_account_conversion_passes_and_reusing_another_account_fails(world
     assert not grade(tid, impossible).success
 
 
+@pytest.mark.parametrize(
+    ("table", "column", "value"),
+    [
+        ("crm_account", "phone", None),
+        ("crm_contact", "title", None),
+        ("crm_opportunity", "lead_source", None),
+        ("crm_account", "website", "https://zz.example"),
+        ("crm_contact", "mailing_city", "Springfield"),
+        ("crm_opportunity", "next_step", "Call them"),
+    ],
+    ids=lambda v: str(v),
+)
+def test_a_conversion_keeps_what_the_product_copies_from_the_lead_and_nothing_more(
+    world, instances, table, column, value
+):
+    """The product copies the lead's phone onto a new account, its title, email and phone onto
+    the contact and its source onto the opportunity; dropping one of those, or filling in a
+    column the conversion leaves blank, is not the conversion asked for."""
+    tid = "crm.convert_lead_new"
+    params = next(
+        p for p in feasible(instances, tid) if p["opportunity"] and p["title"] and p["phone"]
+    )
+    good = {**lead_converted(world, params, 401, deal_pk=7001), **new_account(params)}
+    assert grade(tid, params, good).success
+    (row,) = good[table]["inserted"].values()
+    row[column] = value
+    assert not grade(tid, params, good).success
+
+
 # -- merges ----------------------------------------------------------------------------------
 
 
@@ -316,6 +347,24 @@ def test_merging_into_the_original_passes_and_near_misses_fail(
     unchanged = next(p for p in feasible(instances, template_id) if not p["changes"])
     plain = merge_diff(world, table, unchanged["original_id"], unchanged["duplicate_id"], {})
     assert grade(template_id, unchanged, plain).success
+
+
+@pytest.mark.parametrize(
+    ("template_id", "table"),
+    [
+        ("crm.merge_duplicate_contacts", "crm_contact"),
+        ("crm.merge_duplicate_accounts", "crm_account"),
+    ],
+    ids=["contacts", "accounts"],
+)
+def test_setting_the_asked_values_without_merging_scores_zero(world, instances, template_id, table):
+    params = next(p for p in feasible(instances, template_id) if p["changes"])
+    master = record(world, table, params["original_id"])
+    diffs = {column: (master[column], value) for column, value in params["changes"].items()}
+    diffs["updated_at"] = (master["updated_at"], STAMP)
+    edited = {table: {"updated": {master["id"]: update(master, **diffs)}}}
+    verdict = grade(template_id, params, edited)
+    assert not verdict.success and verdict.score == 0.0
 
 
 # -- import ----------------------------------------------------------------------------------
