@@ -127,7 +127,8 @@ def name_spellings(name: str) -> list[str]:
 
 # ---- number words --------------------------------------------------------------------------
 
-_UNITS = [
+# Number words from zero to nineteen, and the tens from twenty (what `phrasing` spells with).
+UNIT_WORDS = [
     "zero",
     "one",
     "two",
@@ -149,14 +150,9 @@ _UNITS = [
     "eighteen",
     "nineteen",
 ]
-_SMALL = {word: value for value, word in enumerate(_UNITS)}
-_TENS = {
-    word: 10 * value
-    for value, word in enumerate(
-        ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-    )
-    if word != "_"
-}
+TENS_WORDS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_SMALL = {word: value for value, word in enumerate(UNIT_WORDS)}
+_TENS = {word: 10 * (value + 2) for value, word in enumerate(TENS_WORDS)}
 _SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _NUMBER_WORDS = {**_SMALL, **_TENS, "hundred": 100, **_SCALES, "dozen": 12}
 # "one" after these is a pronoun ("the one ending in 3910"), not a count.
@@ -850,42 +846,6 @@ def judge(
     return reading
 
 
-# ---- the former per-kind judges (kept until every caller uses `judge`) ---------------------
-
-
-def judge_number(
-    answer: str, expected: float, *, rel: float = 0.0, abs_tol: float = 1e-9
-) -> tuple[bool, str]:
-    """`judge(answer, expected, "number")` as `(passed, found)`."""
-    tol = max(abs_tol, rel * abs(float(expected)))
-    r = judge(answer, expected, "number", tolerance=tol, max_chars=10**6)
-    return r.passed, r.found or r.problem
-
-
-def judge_date(answer: str, expected: date) -> tuple[bool, str]:
-    """`judge(answer, expected, "date")` as `(passed, found)`."""
-    r = judge(answer, expected, "date", max_chars=10**6)
-    return r.passed, r.found or r.problem
-
-
-def judge_phone(answer: str, expected: str) -> tuple[bool, str]:
-    """`judge(answer, expected, "phone")` as `(passed, found)`."""
-    r = judge(answer, expected, "phone", max_chars=10**6)
-    return r.passed, r.found or r.problem
-
-
-def judge_text(answer: str, expected: str | Sequence[str]) -> tuple[bool, str]:
-    """`judge(answer, expected, "text")` as `(passed, found)`."""
-    r = judge(answer, expected, "text", max_chars=10**6)
-    return r.passed, r.found or r.problem
-
-
-def judge_list(answer: str, expected: Sequence[str]) -> tuple[bool, str]:
-    """`judge(answer, expected, "list")` as `(passed, found)`."""
-    r = judge(answer, list(expected), "list", max_chars=10**6)
-    return r.passed, r.found or r.problem
-
-
 __all__ = [
     "CONTRACT",
     "KINDS",
@@ -893,11 +853,6 @@ __all__ = [
     "Reading",
     "dates_in",
     "judge",
-    "judge_date",
-    "judge_list",
-    "judge_number",
-    "judge_phone",
-    "judge_text",
     "list_items",
     "mentions",
     "name_spellings",

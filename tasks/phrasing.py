@@ -16,31 +16,10 @@ import random
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 
-from .answer import KINDS, name_spellings, phone_digits
+from .answer import KINDS, TENS_WORDS, UNIT_WORDS, name_spellings, phone_digits
 
-_UNITS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_UNITS = UNIT_WORDS
+_TENS = ["_", "_", *TENS_WORDS]
 
 
 def spell(n: int, *, british: bool = False) -> str:

@@ -449,18 +449,6 @@ def test_list_items_splits_on_separators():
     assert a.list_items("- Ann\n- Bo, Cy and Di") == ["Ann", "Bo", "Cy", "Di"]
 
 
-# ---- the former per-kind judges ------------------------------------------------------------
-
-
-def test_former_judges_wrap_judge():
-    assert a.judge_number("You have 4 unread mentions.", 4) == (True, "numbers [4]")
-    assert not a.judge_number("4, maybe 5", 4)[0]
-    assert a.judge_date("Sep 3, 2025", date(2025, 9, 3))[0]
-    assert a.judge_phone("(555) 010 2233", "555-010-2233")[0]
-    assert a.judge_text("Alvarez, Jose", a.name_spellings("José Álvarez"))[0]
-    assert a.judge_list("Bo Chan and Ann Lee", ["Ann Lee", "Bo Chan"])[0]
-
-
 def test_normalize_folds_case_accents_and_punctuation():
     assert a.normalize("  Héllo,   WORLD! ") == "hello world"
     assert a.normalize("a.b@x.com") == "a.b@x.com"
