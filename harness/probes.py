@@ -218,7 +218,8 @@ def _compose(parts: Sequence[str]) -> str:
 
 def _paraphrases(said: Sequence[Any], today, rng: random.Random) -> list[Variant]:
     options = [
-        phrasing.phrasings(a.expected, a.how, today=today, unit=_unit(a), rng=rng) for a in said
+        phrasing.phrasings(a.expected, a.how, today=a.today or today, unit=_unit(a), rng=rng)
+        for a in said
     ]
     count = max(PARAPHRASES, *(len(o) for o in options))
     texts = []
@@ -231,13 +232,14 @@ def _paraphrases(said: Sequence[Any], today, rng: random.Random) -> list[Variant
 
 def _hedges(said: Sequence[Any], today, rng: random.Random) -> list[Variant]:
     plain = [
-        phrasing.phrasings(a.expected, a.how, today=today, unit=_unit(a), rng=rng)[0] for a in said
+        phrasing.phrasings(a.expected, a.how, today=a.today or today, unit=_unit(a), rng=rng)[0]
+        for a in said
     ]
     found = []
     for index, a in enumerate(said):
         distractor = a.distractors[0] if a.distractors else None
         for hedge in phrasing.hedges(
-            a.expected, a.how, distractor=distractor, today=today, unit=_unit(a), rng=rng
+            a.expected, a.how, distractor=distractor, today=a.today or today, unit=_unit(a), rng=rng
         ):
             text = _compose([hedge if i == index else p for i, p in enumerate(plain)])
             found.append(Variant(f"hedge {text!r}", answer=text))

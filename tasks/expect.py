@@ -432,6 +432,8 @@ class _Answer(Expectation):
         self.max_chars = max_chars
         # Texts other answers of the same grading expect: the message may state them too.
         self.others: tuple[str, ...] = ()
+        # The date relative answers were last read against (the context's world date).
+        self.today: date | None = None
 
     def spellings(self) -> tuple[str, ...]:
         """The texts this answer expects, as another answer of the same message may see them."""
@@ -454,13 +456,14 @@ class _Answer(Expectation):
     def evaluate(self, ctx, claims):
         text = ctx.answer
         want = f"expected {self.how} {self._shown()!r}"
+        self.today = ctx.world_today()
         if _COLLECTED.get() is not None:
             _COLLECTED.get().append(self)
         if ctx.infeasible is not None:
             return False, f"{want}; the agent reported the task infeasible"
         if text is None or not text.strip():
             return False, f"{want}; no answer was given"
-        reading = self.judge(text, ctx.world_today())
+        reading = self.judge(text, self.today)
         if not reading.passed:
             return (
                 False,
