@@ -191,7 +191,10 @@ class _States(FreeText):
         self.today = today
 
     def asked(self) -> Sequence[str]:
-        return [t for f in self.facts for t in (f.texts() or (str(f.expected),))]
+        # A person a fact names may be @mentioned: that mention states the fact.
+        texts = [t for f in self.facts for t in (f.texts() or (str(f.expected),))]
+        named = [f"@{t}" for f in self.facts if f.kind in ("name", "text") for t in f.texts()]
+        return texts + named
 
     def accepts(self, text: str) -> bool:
         return not self.problem(text)

@@ -109,7 +109,7 @@ class ChannelMemberCount(ChatTemplate):
         others = [c for c in params["candidates"] if c != str(params["count"])]
         return expect.grade(
             ctx,
-            expect.answer(params["count"], kind="number", distractors=others),
+            expect.answer(params["count"], kind="number", distractors=others, unit="member"),
             expect.nothing_else(),
         )
 

@@ -4,8 +4,9 @@ The goal names the channel, the team and the topic; the agent has to find out wh
 team (a profile shows a person's team, and a team head's profile lists their direct reports),
 then create the channel as private with exactly those people and the topic. Deactivated
 teammates cannot be added, so "everyone on the team" means its active members; the creator
-is always a member too. The wrong-record probe fills the channel with another team of the
-same department.
+is always a member too. The membership is the task's point: a channel without the team (or
+with anyone else) earns nothing, whatever its name and topic. The wrong-record probe fills the
+channel with another team of the same department.
 """
 
 from __future__ import annotations
@@ -120,8 +121,11 @@ class CreateTeamChannel(ChatTemplate):
         )
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
+        # The channel is the way to the task's point, its members: an empty channel, however
+        # well named, earns nothing.
         channel = expect.inserted(
             "chat_channel",
+            core=False,
             name=f"#{params['name']}: a private channel with the topic, made by the user",
             kind="channel",
             is_private=True,

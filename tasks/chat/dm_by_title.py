@@ -6,7 +6,9 @@ that exactly one active person holds, and that are not part of another active pe
 title, are asked for. One instance in six asks for a title nobody holds: the right move is
 to say so with `report_infeasible`.
 
-`dm_expectations` is shared with the other templates that end in a direct message.
+The text is asked for word for word, so the message must be that text and nothing more
+(quotation marks around it aside). `dm_expectations` and `verbatim` are shared with the other
+templates that end in a direct message.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import Matcher, contains, squash
+from officegym.tasks.match import Matcher, any_of, ci, squash
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -78,25 +80,40 @@ def send_in_dm(actions: PageActions, text: str) -> None:
     actions.click(actions.find("button", "Send", exact=True))
 
 
+def verbatim(text: str) -> Matcher:
+    """A message body that is `text` itself (any case and spacing), bare or in the quotation
+    marks the goal put around it: nothing added, nothing left out."""
+    return any_of(ci(text), ci(f'"{text}"'), ci(f"“{text}”"))
+
+
 def dm_expectations(
     dm_channel_id: int | None, user_id: int, others: list[int], body: Matcher, what: str
 ) -> list[expect.Expectation]:
     """A new message by `user_id` whose body matches `body` in their conversation with
     `others`; when it did not exist (`dm_channel_id` None), also the conversation the user
-    opened (a DM for one other person, a group DM for more) and everyone's membership."""
+    opened (a DM for one other person, a group DM for more) and everyone's membership.
+
+    The message is the task's change; the conversation and its memberships are steps on the
+    way (`core=False`): opening the DM and sending nothing earns nothing."""
     message = {"author_id": user_id, "thread_parent_id": None, "body": body}
     if dm_channel_id is not None:
         return [expect.inserted("chat_message", name=what, channel_id=dm_channel_id, **message)]
-    # The channel's name (dm-<a>-<b>) cannot be matched: `name` is the check's own argument.
-    # Its creator, its kind and who joined it pin it down just as well.
+    # Chat names a conversation after its people and makes it private.
     kind = "dm" if len(others) == 1 else "group_dm"
     channel = expect.inserted(
-        "chat_channel", name=f"{kind} opened", kind=kind, created_by_id=user_id
+        "chat_channel",
+        name=f"{kind} opened",
+        core=False,
+        columns={"name": conversation_name([user_id, *others])},
+        kind=kind,
+        created_by_id=user_id,
+        is_private=True,
     )
     members = [
         expect.inserted(
             "chat_membership",
             name=f"employee #{person} in the {kind}",
+            core=False,
             channel_id=channel.pk,
             employee_id=person,
         )
@@ -220,7 +237,7 @@ class DmByTitle(ChatTemplate):
                 params["dm_channel_id"],
                 params["user_id"],
                 [params["target_id"]],
-                contains(params["text"]),
+                verbatim(params["text"]),
                 f"DM to {params['target_name']} ({params['title']})",
             ),
             expect.nothing_else(),

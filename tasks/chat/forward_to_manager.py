@@ -4,7 +4,8 @@ The goal names neither the manager nor the message's address: the manager is on 
 own profile (People → their card → Manager), the message is found by its author, channel and
 what it is about, the one deal or sheet it puts in bold (search takes `from:@` and `in:#`), and its link is what "Link to
 message" or a search hit opens. One instance in six is played by the one person without a
-manager, who should say so with `report_infeasible`.
+manager, who should say so with `report_infeasible`. The DM must link that one message and
+no other; opening the DM is a step on the way (see `dm_expectations`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
     from officegym.harness.actions import PageActions
 
 _SUBJECT = re.compile(r"\*([^*]+)\*")
+# How many links to other messages of the channel an instance names as wrong candidates.
+_CANDIDATES = 5
 _PHRASINGS = (
     "Send my manager a DM with a link to {author}'s message about {subject} in #{channel}.",
     "Could you forward {author}'s post in #{channel} about {subject} to my manager? "
@@ -98,6 +101,12 @@ class ForwardToManager(ChatTemplate):
         # The wrong-record probe links another message about something else in that channel.
         near = [m for m in messages if m[2] == channel_id and m[4] != deal and m[1] not in skip]
         decoy = rng.choice(near) if near and feasible else None
+        # Links to other messages of the channel: a DM linking them all besides the right one
+        # forwards nothing in particular (the gate appends them to the oracle's DM).
+        elsewhere = [r[0] for r in rows if r[4] == channel_id and r[0] != message_id]
+        linked = rng.sample(elsewhere, min(_CANDIDATES, len(elsewhere)))
+        if decoy is not None and decoy[0] not in linked:
+            linked[-1:] = [decoy[0]]
         return {
             "user_id": user[0],
             "user": user[1],
@@ -112,6 +121,7 @@ class ForwardToManager(ChatTemplate):
             "channel": channel,
             "subject": deal,
             "feasible": feasible,
+            "candidates": [f"/chat/m/{pk}" for pk in sorted(linked)] if feasible else [],
             "decoy": {"author": people[decoy[1]][2], "subject": decoy[4]} if decoy else None,
         }
 

@@ -2,8 +2,9 @@
 
 New message (/chat/dm/new) lists everyone with a checkbox and a filter box that narrows the
 list as one types; ticking two people and opening the conversation makes a group DM, whose
-composer then sends the text. Only trios without a group DM yet are asked for, so the
-conversation is always new.
+composer then sends the text, word for word. Only trios without a group DM yet are asked
+for, so the conversation is always new; opening it is a step on the way, the message the
+task's change.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import contains, squash
+from officegym.tasks.match import squash
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
 from .base import ChatTemplate
-from .dm_by_title import dm_expectations, existing_conversation, send_in_dm
+from .dm_by_title import dm_expectations, existing_conversation, send_in_dm, verbatim
 
 if TYPE_CHECKING:
     from officegym.harness.actions import PageActions
@@ -107,7 +108,7 @@ class GroupDm(ChatTemplate):
                 None,
                 params["user_id"],
                 [params["a_id"], params["b_id"]],
-                contains(params["text"]),
+                verbatim(params["text"]),
                 f"message to {params['a']} and {params['b']}",
             ),
             expect.nothing_else(),

@@ -1,6 +1,7 @@
 """chat.last_post_date — the date of a person's most recent message in a channel (test split).
 
-Dates are the calendar days the app shows the user, in the user's own timezone. Instances
+Dates are the calendar days the app shows the user, in the user's own timezone, and so is
+"today" when an answer says "yesterday" or names a weekday. Instances
 are drawn only where the person's newest message is a visible top-level post (not a thread
 reply, not deleted), so scrolling the channel and searching agree on the answer.
 """
@@ -11,6 +12,7 @@ import random
 import sqlite3
 from collections import defaultdict
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -85,6 +87,7 @@ class LastPostDate(ChatTemplate):
         )
         own = usable[(channel_id, channel, person_id, person)]
         answer = local_day(own[-1][1], timezone)
+        (now,) = world.execute("SELECT now FROM world_meta WHERE id = 1").fetchone()
         earlier = sorted({local_day(p[1], timezone) for p in own} - {answer}, reverse=True)
         utc_day = datetime.fromisoformat(own[-1][1]).date()
         newest_in_channel = world.execute(
@@ -107,6 +110,8 @@ class LastPostDate(ChatTemplate):
             "person": person,
             "message_id": own[-1][0],
             "date": answer.isoformat(),
+            # The user's own today: what "Today" and "Yesterday" on their screen are read from.
+            "today": local_day(now, timezone).isoformat(),
             "candidates": [d.isoformat() for d in dict.fromkeys([answer, *near])],
             "decoy": {"person": rng.choice(decoys)} if decoys else None,
         }
@@ -121,6 +126,8 @@ class LastPostDate(ChatTemplate):
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
         others = [c for c in params["candidates"] if c != params["date"]]
+        # "Yesterday" or "Tuesday" in an answer mean the user's days, as the channel labels them.
+        ctx = replace(ctx, today=date.fromisoformat(params["today"]))
         return expect.grade(
             ctx,
             expect.answer(date.fromisoformat(params["date"]), kind="date", distractors=others),

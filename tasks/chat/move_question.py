@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from officegym.tasks import expect
-from officegym.tasks.match import Matcher, contains, squash
+from officegym.tasks.match import FreeText, Matcher, contains, links_in, squash
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -51,18 +51,20 @@ _PHRASINGS = (
 _LINK = re.compile(r"/chat/m/(\d+)|[?&]m=(\d+)|#m-(\d+)|/chat/t/(\d+)")
 
 
-class LinksTo(Matcher):
-    """A text that links to a message whose id `ids` matches (e.g. another expectation's
-    `.pk`), in any of the forms chat's own links take."""
+class LinksTo(FreeText):
+    """A text that links to exactly one message, whose id `ids` matches (e.g. another
+    expectation's `.pk`), in any of the forms chat's own links take; a text linking other
+    messages too (every candidate at once) does not match."""
+
+    links = True
 
     def __init__(self, ids: Matcher) -> None:
         self.ids = ids
 
-    def matches(self, value: Any) -> bool:
-        if not isinstance(value, str):
-            return False
-        linked = {int(g) for found in _LINK.findall(value) for g in found if g}
-        return any(self.ids.matches(i) for i in sorted(linked))
+    def accepts(self, text: str) -> bool:
+        linked = {int(g) for found in _LINK.findall(text) for g in found if g}
+        other = [link for link in links_in(text) if not _LINK.search(link)]
+        return len(linked) == 1 and self.ids.matches(next(iter(linked))) and not other
 
     def describe(self) -> str:
         return f"links_to({self.ids.describe()})"
@@ -173,6 +175,9 @@ class MoveQuestion(ChatTemplate):
             for n, cid in channels.items()
             if (cid, user_id) in member and n not in (home, channel)
         )
+        # Links a reply could wrongly carry: the original itself and the latest posts of the
+        # channel the question moves to (the gate appends them all to the oracle's messages).
+        latest = [r[0] for r in rows if r[2] == channels[home] and r[7] is None][-4:]
         return {
             "message_id": message_id,
             "question": plain(body),
@@ -184,6 +189,7 @@ class MoveQuestion(ChatTemplate):
             "user_id": user_id,
             "user": email,
             "user_name": name,
+            "candidates": [f"/chat/m/{pk}" for pk in [message_id, *latest]],
             # The wrong-record probe reposts in another channel the user is in.
             "decoy": {"right": rng.choice(others)} if others else None,
         }

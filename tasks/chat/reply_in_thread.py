@@ -1,7 +1,9 @@
 """chat.reply_in_thread — answer a colleague's message about an account in its thread.
 
 The message is named the way a colleague would name it: who posted it, in which channel,
-about which account. Exactly one message of that person in that channel mentions the
+about which account. The reply is quoted in the goal, so the verifier wants exactly that text
+(case and spacing aside), posted in the thread only: "also send to channel" is a change the
+goal did not ask for. Exactly one message of that person in that channel mentions the
 account, so the target is unambiguous; the near miss is another message in the same channel
 about the same account (by someone else) or by the same person (about another account).
 
@@ -18,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import contains, squash
+from officegym.tasks.match import ci, squash
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -348,7 +350,8 @@ class ReplyInThread(ChatTemplate):
                 channel_id=params["channel_id"],
                 thread_parent_id=params["message_id"],
                 author_id=params["user_id"],
-                body=contains(params["text"]),
+                # The reply is quoted in the goal: the whole body is that text, nothing added.
+                body=ci(params["text"]),
             ),
             expect.nothing_else(),
         )

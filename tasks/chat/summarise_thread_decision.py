@@ -4,9 +4,12 @@ The world's threads end with a reply that settles what happens next: "Let's disc
 sync.", "I'll take a look this afternoon." or "Updated, thanks for flagging.". The agent is
 asked to post, in the thread, how it was left: the next step and who owns it. Neither is in
 the goal; both are only in the thread. The verifier wants a reply in that thread, by the
-user, that names the person who had the last word and the outcome in the reply's own words
-(sync or discuss, afternoon or take a look, update), each a check of its own so a half
-summary earns part of the score.
+user, that states the person who had the last word and the outcome in the reply's own words
+(sync or discuss, afternoon or take a look, updated), read like an answer (`match.states`):
+naming another participant of the thread as well, or the words of another outcome, offers a
+second candidate and fails, and so does a summary padded past the free-text bound. The owner
+may be @mentioned. The reply itself is a step on the way: a reply that summarises nothing
+earns nothing.
 
 Earlier replies can hold other people and other words, and the thread's starter is another
 person again, so the summary has to come from the end of the thread. The near miss is another
@@ -23,7 +26,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import any_of, contains, squash
+from officegym.tasks.match import fact, squash, states
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -43,9 +46,16 @@ if TYPE_CHECKING:
 # The last replies that settle a thread, and the words (any one will do) a summary of each
 # cannot leave out.
 OUTCOMES = {
-    "Let's discuss in the sync.": ("sync", "discuss"),
-    "I'll take a look this afternoon.": ("afternoon", "take a look"),
-    "Updated, thanks for flagging.": ("update",),
+    "Let's discuss in the sync.": ("sync", "discuss", "discussed", "discussion"),
+    "I'll take a look this afternoon.": ("afternoon", "take a look", "taking a look"),
+    "Updated, thanks for flagging.": ("updated", "update", "updates", "updating"),
+}
+# The words that mark each outcome as itself: a summary of another outcome that holds one
+# names a second candidate ("update" is left out: a look this afternoon may end in one).
+MARKS = {
+    "Let's discuss in the sync.": ("sync", "discuss", "discussed", "discussion"),
+    "I'll take a look this afternoon.": ("afternoon", "take a look", "taking a look"),
+    "Updated, thanks for flagging.": ("updated",),
 }
 _PHRASINGS = (
     "Close the loop on {author}'s thread about {subject} in #{channel}: reply in that thread "
@@ -71,6 +81,14 @@ def thread_replies(world: sqlite3.Connection) -> dict[int, list[tuple[int, str, 
     ):
         found[parent].append((author_id, author, body))
     return found
+
+
+def owner_spellings(owner: str, term: str) -> list[str]:
+    """How a summary may name the owner: full name in the usual orders, the first name when
+    that is unambiguous (`owner_term`), each also as an @mention."""
+    first, last = owner.split()[0], owner.split()[-1]
+    names = list(dict.fromkeys([owner, f"{last}, {first}", f"{last} {first}", term]))
+    return names + [f"@{owner}"] + ([f"@{term}"] if term != owner else [])
 
 
 def owner_term(owner: str, others: list[str], subject: str) -> str:
@@ -100,14 +118,16 @@ class SummariseThreadDecision(ChatTemplate):
         settled = []
         bodies = {m: b.casefold() for m, b in world.execute("SELECT id, body FROM chat_message")}
         for thread in threads:
-            message_id, channel_id, _, author_id, _, _ = thread
+            message_id, channel_id, _, author_id, _, subject = thread
             owner_id, _, last = replies[message_id][-1]
             # The starter having the last word, or the parent already holding the outcome's
-            # word, would let a summary pass without reading the replies.
+            # word, would let a summary pass without reading the replies; a subject holding
+            # an outcome's word would fail a summary that names the thread by it.
             if (
                 last not in OUTCOMES
                 or owner_id == author_id
                 or any(word in bodies[message_id] for word in OUTCOMES[last])
+                or any(word in subject.casefold() for words in MARKS.values() for word in words)
             ):
                 continue
             taken = {author_id} | {r[0] for r in replies[message_id]}
@@ -118,6 +138,14 @@ class SummariseThreadDecision(ChatTemplate):
         message_id, channel_id, channel, _, author, subject = thread
         _, owner, last = replies[message_id][-1]
         others = [author] + [r[1] for r in replies[message_id]]
+        term = owner_term(owner, others, subject)
+        # Other people who spoke in the thread: naming one as well leaves the owner open. The
+        # starter is not among them (the goal names them), nor a subject of the thread.
+        speakers = sorted(
+            name
+            for name in {r[1] for r in replies[message_id]} - {owner, author}
+            if name.casefold() not in subject.casefold()
+        )
         user_id, email, name = rng.choice(readers)
         misses = [t for t in threads if t[1] == channel_id and t[0] != message_id]
         miss = rng.choice(misses) if misses else None
@@ -128,9 +156,16 @@ class SummariseThreadDecision(ChatTemplate):
             "author": author,
             "subject": subject,
             "owner": owner,
-            "owner_term": owner_term(owner, others, subject),
+            "owner_term": term,
+            "owner_spellings": owner_spellings(owner, term),
+            "speakers": speakers,
             "last_reply": last,
             "outcome": list(OUTCOMES[last]),
+            "outcome_distractors": sorted(
+                {word for reply, words in MARKS.items() if reply != last for word in words}
+            ),
+            # Every owner and every outcome the summary could claim, stated at once.
+            "candidates": [owner, *speakers, *OUTCOMES],
             "user_id": user_id,
             "user": email,
             "user_name": name,
@@ -149,10 +184,7 @@ class SummariseThreadDecision(ChatTemplate):
         last = [i for i, node in enumerate(nodes) if node.bid in answers][-1]
         owner = squash(nodes[last].name)
         said = _TIME.sub("", message_text(nodes, last).removeprefix(owner).strip())
-        summary = (
-            f"Summary of the {params['subject']} thread: {owner} had the last word: "
-            f'"{said}" So that is the next step, and {owner} owns it.'
-        )
+        summary = f'{owner} had the last word: "{said}" That is the next step, and {owner} owns it.'
         actions.fill(actions.find("textbox", "Reply…", exact=True, within=thread), summary)
         actions.click(actions.find("button", "Send", exact=True, within=thread))
         actions.send_msg_to_user("Posted a summary in the thread.")
@@ -166,17 +198,19 @@ class SummariseThreadDecision(ChatTemplate):
         thread = f"{params['author']}'s {params['subject']} thread"
         return expect.grade(
             ctx,
-            expect.inserted("chat_message", name=f"a reply in {thread}", **where),
+            # A step on the way: a reply that summarises nothing ("ok") earns nothing.
+            expect.inserted("chat_message", name=f"a reply in {thread}", core=False, **where),
             expect.inserted(
                 "chat_message",
-                name=f"the summary names who owns the next step ({params['owner']})",
-                body=contains(params["owner_term"]),
-                **where,
-            ),
-            expect.inserted(
-                "chat_message",
-                name=f"the summary states the outcome ({params['last_reply']!r})",
-                body=any_of(*(contains(word) for word in params["outcome"])),
+                name=(
+                    f"the summary states who owns the next step ({params['owner']}) and the "
+                    f"outcome ({params['last_reply']!r}), no other"
+                ),
+                body=states(
+                    fact(params["owner_spellings"], distractors=params["speakers"]),
+                    fact(params["outcome"], distractors=params["outcome_distractors"]),
+                    today=ctx.world_today(),
+                ),
                 **where,
             ),
             expect.nothing_else(),

@@ -108,3 +108,11 @@ def test_free_text_allows_links_and_mentions_only_when_asked():
     assert text_excess("@Dana Diaz approved", ["@Dana Diaz approved"]) == ""
     assert "mentions" in text_excess("approved @Bo", ["approved"])
     assert text_excess("mail dana@example.com", ["mail"]) == ""
+
+
+def test_states_lets_a_message_mention_the_person_a_fact_names():
+    from officegym.tasks.match import fact, states
+
+    owner = states(fact("Kim Smith", "name", distractors=["Sam Ode"]))
+    assert owner.matches("@Kim Smith will take the next step.")
+    assert not owner.matches("@Sam Ode and Kim Smith will take it.")

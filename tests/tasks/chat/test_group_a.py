@@ -190,17 +190,22 @@ def test_a_thread_to_summarise_ends_with_its_owner_stating_the_outcome(world, in
             (p["message_id"],),
         ).fetchall()
         assert replies[-1][1:] == (p["owner"], p["last_reply"])
-        assert all(word in p["last_reply"].casefold() for word in p["outcome"])
-        assert p["owner_term"] in p["owner"]
+        assert p["outcome"][0] in p["last_reply"].casefold()
+        assert p["owner_term"] in p["owner"] and p["owner"] in p["owner_spellings"]
         # Neither the goal nor the thread's first message gives the answer away.
         parent = one(world, "SELECT body FROM chat_message WHERE id = ?", p["message_id"])[0]
         for word in p["outcome"]:
             assert word not in parent.casefold() and word not in task.goal.casefold()
         assert p["owner"] not in task.goal and p["owner"] != p["author"]
         assert p["user_id"] not in {r[0] for r in replies}
+        # The other speakers and outcomes are the wrong candidates a summary must not name.
+        assert set(p["speakers"]) == {r[1] for r in replies} - {p["owner"], p["author"]}
+        assert not set(p["outcome"]) & set(p["outcome_distractors"])
+        assert {p["owner"], p["last_reply"]} < set(p["candidates"])
 
 
-def test_the_outdated_pin_is_the_channel_s_only_past_booking(world, instances):
+def test_the_outdated_pins_are_the_channel_s_past_bookings(world, instances):
+    scopes = set()
     for task in instances["chat.unpin_outdated"]:
         p = task.params
         today = date.fromisoformat(p["today"])
@@ -210,9 +215,20 @@ def test_the_outdated_pin_is_the_channel_s_only_past_booking(world, instances):
             " WHERE p.channel_id = ? ORDER BY p.id",
             (p["channel_id"],),
         ).fetchall()
-        kinds = {pin_id: when(booked_day(body, today), today) for pin_id, body in pins}
-        assert kinds.pop(p["pin_id"]) == "past"
-        assert kinds and set(kinds.values()) == {"upcoming"}
+        days = {pin_id: booked_day(body, today) for pin_id, body in pins}
+        past = [pin_id for pin_id, day in days.items() if when(day, today) == "past"]
+        assert past == p["pin_ids"]
+        # No booking within a day of today; the other pins are upcoming or no booking.
+        assert all(day is None or when(day, today) != "unclear" for day in days.values())
+        assert p["scope"] == "every" or len(past) == 1
+        scopes.add(p["scope"])
+    assert scopes == {"one", "every"}
+
+
+def test_unpin_outdated_has_thirty_distinct_goals_in_a_hundred_seeds(golden):
+    template = registry.get("chat.unpin_outdated")
+    goals = {template.instance(golden, seed).goal for seed in range(100)}
+    assert len(goals) >= 30
 
 
 def test_booked_days_take_the_year_nearest_today():
@@ -230,6 +246,26 @@ def test_booked_days_take_the_year_nearest_today():
 
 
 # -- verifiers -----------------------------------------------------------------------------
+
+
+def test_reply_in_thread_wants_the_quoted_text_and_nothing_more(instances):
+    p = instances["chat.reply_in_thread"][0].params
+    assert grade("chat.reply_in_thread", p, reply(p, p["message_id"], p["text"].upper())).success
+    for body in (
+        f"{p['text']} Also see https://deals.example.test/win @Dana Diaz - act now!!!",
+        f"{p['text']} and more words nobody asked for",
+        "ok",
+    ):
+        verdict = grade("chat.reply_in_thread", p, reply(p, p["message_id"], body))
+        assert verdict.score == 0, body
+
+
+def test_reply_in_thread_is_not_also_sent_to_the_channel(instances):
+    p = instances["chat.reply_in_thread"][0].params
+    both = reply(p, p["message_id"], p["text"])
+    both["chat_message"]["inserted"][9001]["also_in_channel"] = 1
+    verdict = grade("chat.reply_in_thread", p, both)
+    assert not verdict.success and verdict.score == 0
 
 
 def test_reply_in_thread_wants_the_reply_under_that_message_only(instances):
@@ -273,6 +309,45 @@ def test_react_wants_that_emoji_on_that_message_by_the_user(instances):
     )
 
 
+@pytest.mark.parametrize(
+    ("template_id", "table", "extra"),
+    [
+        ("chat.react_to_announcement", "chat_pin", {"channel_id": 1, "pinned_by_id": 1}),
+        ("chat.react_to_announcement", "chat_saved", {}),
+        ("chat.pin_figure_message", "chat_reaction", {"emoji": "tada"}),
+        ("chat.pin_figure_message", "chat_saved", {}),
+        ("chat.save_message", "chat_pin", {"channel_id": 1, "pinned_by_id": 1}),
+        ("chat.save_message", "chat_reaction", {"emoji": "tada"}),
+    ],
+)
+def test_decorating_the_asked_for_message_is_collateral(instances, template_id, table, extra):
+    p = next(t.params for t in instances[template_id] if t.params.get("feasible", True))
+    table_done, row = {
+        "chat.react_to_announcement": lambda: (
+            "chat_reaction",
+            {"message_id": p["message_id"], "employee_id": p["user_id"], "emoji": p["emoji"]},
+        ),
+        "chat.pin_figure_message": lambda: (
+            "chat_pin",
+            {
+                "message_id": p["message_id"],
+                "channel_id": p["channel_id"],
+                "pinned_by_id": p["user_id"],
+            },
+        ),
+        "chat.save_message": lambda: (
+            "chat_saved",
+            {"message_id": p["message_id"], "employee_id": p["user_id"]},
+        ),
+    }[template_id]()
+    asked = {table_done: {"inserted": {700: {"id": 700, **row}}}}
+    assert grade(template_id, p, asked).success
+    extra_row = {"id": 800, "message_id": p["message_id"], "employee_id": p["user_id"], **extra}
+    decorated = {**asked, table: {"inserted": {800: extra_row}}}
+    verdict = grade(template_id, p, decorated)
+    assert not verdict.success and verdict.score < 1
+
+
 def test_pin_figure_grades_the_pin_or_the_report_of_infeasibility(instances):
     tasks = instances["chat.pin_figure_message"]
     p = next(t.params for t in tasks if t.params["feasible"])
@@ -297,13 +372,34 @@ def test_a_thread_summary_needs_both_the_owner_and_the_outcome(instances):
     p = instances["chat.summarise_thread_decision"][0].params
     full = f"Wrap-up: {p['owner']} says {p['last_reply']}"
     assert grade("chat.summarise_thread_decision", p, reply(p, p["message_id"], full)).score == 1.0
-    half = grade(
-        "chat.summarise_thread_decision", p, reply(p, p["message_id"], f"{p['owner']} has it.")
-    )
-    assert not half.success and 0 < half.score < 1
-    vague = grade("chat.summarise_thread_decision", p, reply(p, p["message_id"], "Thanks all."))
-    assert not vague.success and vague.score < half.score
+    mention = f"@{p['owner']} {p['last_reply']}"
+    assert grade("chat.summarise_thread_decision", p, reply(p, p["message_id"], mention)).success
+    for body in (f"{p['owner']} has it.", "Thanks all.", "ok"):
+        verdict = grade("chat.summarise_thread_decision", p, reply(p, p["message_id"], body))
+        assert verdict.score == 0, body
     assert grade("chat.summarise_thread_decision", p, reply(p, None, full)).score == 0
+
+
+def test_a_thread_summary_naming_every_outcome_or_person_fails(instances):
+    for task in instances["chat.summarise_thread_decision"][:10]:
+        p = task.params
+        every_word = (
+            f"{p['owner']}: sync, discuss, afternoon, take a look, update, updated - all covered."
+        )
+        listing = f"{p['owner']} says {p['last_reply']} " + "; ".join(p["candidates"])
+        bodies = [every_word, listing]
+        if p["speakers"]:
+            bodies.append(f"{p['owner']} and {p['speakers'][0]}: {p['last_reply']}")
+        for body in bodies:
+            verdict = grade("chat.summarise_thread_decision", p, reply(p, p["message_id"], body))
+            assert not verdict.success and verdict.score < 1, body
+
+
+def test_a_thread_summary_with_spam_fails(instances):
+    p = instances["chat.summarise_thread_decision"][0].params
+    body = f"{p['owner']}: {p['last_reply']} Also: see https://deals.example.test/win @Dana Diaz"
+    verdict = grade("chat.summarise_thread_decision", p, reply(p, p["message_id"], body))
+    assert not verdict.success and verdict.score < 1
 
 
 def test_save_wants_the_user_s_saved_item_on_that_message(instances):
@@ -315,20 +411,36 @@ def test_save_wants_the_user_s_saved_item_on_that_message(instances):
     assert grade("chat.save_message", p).score == 0
 
 
-def test_unpin_wants_exactly_the_outdated_pin_gone(world, instances):
-    p = instances["chat.unpin_outdated"][0].params
-    rows = {
-        pin_id: {"id": pin_id, "message_id": m, "channel_id": p["channel_id"]}
+def _pins(world, channel_id: int) -> dict[int, dict]:
+    return {
+        pin_id: {"id": pin_id, "message_id": m, "channel_id": channel_id}
         for pin_id, m in world.execute(
-            "SELECT id, message_id FROM chat_pin WHERE channel_id = ? ORDER BY id",
-            (p["channel_id"],),
+            "SELECT id, message_id FROM chat_pin WHERE channel_id = ? ORDER BY id", (channel_id,)
         )
     }
-    target = {p["pin_id"]: rows[p["pin_id"]]}
-    assert grade("chat.unpin_outdated", p, {"chat_pin": {"deleted": target}}).success
-    assert not grade("chat.unpin_outdated", p, {"chat_pin": {"deleted": rows}}).success
-    others = {k: v for k, v in rows.items() if k != p["pin_id"]}
-    assert grade("chat.unpin_outdated", p, {"chat_pin": {"deleted": others}}).score == 0
+
+
+def test_unpin_wants_exactly_the_outdated_pins_gone(world, instances):
+    tasks = instances["chat.unpin_outdated"]
+    for p in (
+        next(
+            t.params
+            for t in tasks
+            if len(t.params["pin_ids"]) == 1 and len(_pins(world, t.params["channel_id"])) > 1
+        ),
+        next(t.params for t in tasks if len(t.params["pin_ids"]) > 1),
+    ):
+        rows = _pins(world, p["channel_id"])
+        target = {pin_id: rows[pin_id] for pin_id in p["pin_ids"]}
+        assert grade("chat.unpin_outdated", p, {"chat_pin": {"deleted": target}}).success
+        others = {k: v for k, v in rows.items() if k not in p["pin_ids"]}
+        if others:
+            assert not grade("chat.unpin_outdated", p, {"chat_pin": {"deleted": rows}}).success
+            assert grade("chat.unpin_outdated", p, {"chat_pin": {"deleted": others}}).score == 0
+        if len(target) > 1:
+            first = dict(list(target.items())[:1])
+            half = grade("chat.unpin_outdated", p, {"chat_pin": {"deleted": first}})
+            assert not half.success and half.score < 1
 
 
 def test_goal_phrasings_vary(instances):

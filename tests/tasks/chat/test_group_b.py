@@ -297,6 +297,22 @@ def test_create_team_channel_needs_the_name_privacy_and_exact_members(instances)
     assert not grade("chat.create_team_channel", p, more).success
 
 
+def test_an_empty_team_channel_earns_nothing(instances):
+    p = instances["chat.create_team_channel"][0].params
+    empty = grade("chat.create_team_channel", p, _created(p, members=[]))
+    assert not empty.success and empty.score == 0
+    creator_only = grade("chat.create_team_channel", p, _created(p, members=[p["user_id"]]))
+    assert not creator_only.success and creator_only.score == 0
+
+
+def test_a_team_channel_with_a_description_nobody_asked_for_fails(instances):
+    p = instances["chat.create_team_channel"][0].params
+    described = _created(p)
+    described["chat_channel"]["inserted"][500]["description"] = "zz junk"
+    verdict = grade("chat.create_team_channel", p, described)
+    assert not verdict.success and verdict.score < 1
+
+
 def test_archive_inactive_wants_every_quiet_channel_and_no_other(instances):
     tasks = instances["chat.archive_inactive"]
     p = next(t.params for t in tasks if t.params["feasible"])

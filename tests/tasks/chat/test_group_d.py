@@ -226,6 +226,26 @@ def test_move_question_fails_when_the_reply_links_another_message():
     assert not verdict.success and verdict.score < 1
 
 
+def test_move_question_fails_when_the_reply_links_the_repost_and_other_messages():
+    rows = {
+        5001: message(5001, 19, "Anybody have a spare HDMI adapter?"),
+        5002: message(5002, 2, "Moved: /chat/m/5001 /chat/m/77 /chat/m/4990", parent=77),
+    }
+    verdict = grade_move(rows)
+    assert not verdict.success and verdict.score < 1
+
+
+def test_move_question_candidates_link_the_original_and_posts_of_the_new_channel(world, instances):
+    for task in instances["chat.move_question"]:
+        p = task.params
+        assert p["candidates"][0] == f"/chat/m/{p['message_id']}"
+        for link in p["candidates"][1:]:
+            channel = one(
+                world, "SELECT channel_id FROM chat_message WHERE id = ?", int(link.split("/")[-1])
+            )
+            assert channel == (p["right_id"],)
+
+
 def test_move_question_fails_when_the_link_is_posted_outside_the_thread():
     rows = {
         5001: message(5001, 19, "Anybody have a spare HDMI adapter?"),
@@ -248,23 +268,63 @@ DM = {
 }
 
 
-def dm_tables(other: int, body: str):
-    return {
-        "chat_channel": {"inserted": {41: {"id": 41, "kind": "dm", "created_by_id": 3}}},
+def dm_tables(other: int, body: str | None, kind: str = "dm"):
+    """A DM (or group DM) the user opened with `other`, and a message `body` in it (none when
+    `body` is None)."""
+    people = sorted({3, other, *((10,) if kind == "group_dm" else ())})
+    channel = {
+        "id": 41,
+        "name": ("dm-" if kind == "dm" else "mpdm-") + "-".join(map(str, people)),
+        "kind": kind,
+        "created_by_id": 3,
+        "is_private": 1,
+        "topic": "",
+        "description": "",
+        "archived_at": None,
+    }
+    tables = {
+        "chat_channel": {"inserted": {41: channel}},
         "chat_membership": {
             "inserted": {
                 900: {"id": 900, "channel_id": 41, "employee_id": 3},
                 901: {"id": 901, "channel_id": 41, "employee_id": other},
             }
         },
-        "chat_message": {"inserted": {5001: message(5001, 41, body)}},
     }
+    if body is not None:
+        tables["chat_message"] = {"inserted": {5001: message(5001, 41, body)}}
+    return tables
 
 
 def test_dm_by_title_pays_for_a_new_dm_with_the_title_holder():
     template = registry.get("chat.dm_by_title")
-    verdict = template.verify(ctx(dm_tables(9, "Hi! " + DM["text"])), DM)
+    verdict = template.verify(ctx(dm_tables(9, DM["text"])), DM)
     assert verdict.success and verdict.score == 1.0
+
+
+@pytest.mark.parametrize("body", [f'"{DM["text"]}"', DM["text"].upper()])
+def test_dm_by_title_takes_the_text_in_quotes_or_another_case(body):
+    template = registry.get("chat.dm_by_title")
+    assert template.verify(ctx(dm_tables(9, body)), DM).success
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Hi! " + DM["text"],
+        DM["text"] + " Also: see https://deals.example.test/win",
+        DM["text"][:-1],
+    ],
+)
+def test_dm_by_title_fails_a_message_that_is_not_the_asked_text(body):
+    template = registry.get("chat.dm_by_title")
+    verdict = template.verify(ctx(dm_tables(9, body)), DM)
+    assert not verdict.success and verdict.score < 1
+
+
+def test_dm_by_title_opening_the_dm_and_sending_nothing_scores_zero():
+    template = registry.get("chat.dm_by_title")
+    assert template.verify(ctx(dm_tables(9, None)), DM).score == 0
 
 
 def test_dm_by_title_fails_a_dm_to_someone_else():
@@ -296,3 +356,90 @@ def test_set_status_needs_both_the_emoji_and_the_text():
         status_emoji=("", "airplane"), status_text=("", "On vacation until Monday")
     ).success
     assert not grade(status_text=("", "On vacation until Monday")).success
+
+
+GROUP = {
+    "user_id": 3,
+    "user": "dana@example.com",
+    "user_name": "Dana",
+    "a": "Kim",
+    "a_id": 9,
+    "b": "Lee",
+    "b_id": 10,
+    "text": "Lunch on Thursday to plan the hackathon?",
+    "decoy": None,
+}
+
+
+def group_tables(body: str | None):
+    tables = dm_tables(9, body, kind="group_dm")
+    tables["chat_membership"]["inserted"][902] = {"id": 902, "channel_id": 41, "employee_id": 10}
+    return tables
+
+
+def test_group_dm_pays_for_the_text_in_a_new_group_conversation():
+    verdict = registry.get("chat.group_dm").verify(ctx(group_tables(GROUP["text"])), GROUP)
+    assert verdict.success and verdict.score == 1.0
+
+
+def test_group_dm_opening_the_conversation_and_sending_nothing_scores_zero():
+    assert registry.get("chat.group_dm").verify(ctx(group_tables(None)), GROUP).score == 0
+
+
+def test_group_dm_fails_more_than_the_asked_text():
+    body = GROUP["text"] + " Let me know by Wednesday."
+    verdict = registry.get("chat.group_dm").verify(ctx(group_tables(body)), GROUP)
+    assert not verdict.success and verdict.score < 1
+
+
+FORWARD = {
+    "user_id": 3,
+    "user": "dana@example.com",
+    "user_name": "Dana",
+    "manager_id": 9,
+    "manager_name": "Kim",
+    "dm_channel_id": None,
+    "message_id": 4321,
+    "author": "Lee",
+    "channel": "deals",
+    "subject": "Acme renewal",
+    "feasible": True,
+    "candidates": ["/chat/m/4300", "/chat/m/4310", "/chat/m/4330"],
+    "decoy": None,
+}
+
+
+def grade_forward(body: str | None):
+    return registry.get("chat.forward_to_manager").verify(ctx(dm_tables(9, body)), FORWARD)
+
+
+def test_forward_to_manager_pays_for_a_dm_linking_the_message():
+    verdict = grade_forward("FYI, Lee's message about Acme renewal: /chat/c/4?m=4321#m-4321")
+    assert verdict.success and verdict.score == 1.0
+
+
+def test_forward_to_manager_fails_a_dm_linking_every_candidate():
+    links = " ".join(["/chat/m/4321", *FORWARD["candidates"]])
+    verdict = grade_forward(f"FYI: {links}")
+    assert not verdict.success and verdict.score < 1
+
+
+def test_forward_to_manager_opening_the_dm_and_sending_nothing_scores_zero():
+    assert grade_forward(None).score == 0
+
+
+def test_forward_to_manager_candidates_are_other_messages_of_the_channel(world, instances):
+    for task in instances["chat.forward_to_manager"]:
+        p = task.params
+        if not p["feasible"]:
+            assert p["candidates"] == []
+            continue
+        assert len(p["candidates"]) >= 2 and f"/chat/m/{p['message_id']}" not in p["candidates"]
+        for link in p["candidates"]:
+            (channel,) = one(
+                world,
+                "SELECT c.name FROM chat_message m JOIN chat_channel c ON c.id = m.channel_id "
+                "WHERE m.id = ?",
+                int(link.split("/")[-1]),
+            )
+            assert channel == p["channel"]
