@@ -1,13 +1,22 @@
-"""chat.count_unread_mentions — say how many unread @-mentions the user has, in one named
-channel or across all their channels.
+"""chat.count_unread_mentions — say how many @-mentions of the user there are: the unread ones
+in one named channel or across all their channels, or every one in a named channel.
 
-The count is the one the sidebar's mention badges show: messages in the channel's history
+Unread mentions are what the sidebar's mention badges show: messages in the channel's history
 (top-level posts and replies also sent to the channel) that mention the user, were written by
 someone else, are not deleted and come after the user's read marker. Opening a channel marks
 it read, so the count must be read off the sidebar before opening anything; the start page
 (/chat/ opens #general) already clears #general, which is why #general is never asked about
-and "all channels" instances are drawn only for users with nothing unread there.
+and "all channels" instances are drawn only for users with nothing unread there. Channels
+with no unread mention are asked about too: "none" is an answer like any other.
 Direct messages are left out: their badges count unread messages, not mentions.
+
+Every mention in a channel, read or not, is what the app lists under Mentions and finds with a
+search for "@Name in:#channel": messages (thread replies included) that mention the user and
+are not deleted, in any channel the user may see (public ones and their own private ones).
+Messages that only write the user's name without the @ are found by the search too but are
+not mentions, so the hits are counted by their "@Name", not by the result count. These
+counts run higher than unread badges, which mostly read 0, 1 or 2: the answer is drawn first,
+evenly among every count either kind of question offers, then a question with that answer.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
 from .base import ChatTemplate
+from .find_who_said import hits, search
 
 _START_CHANNEL = "general"
 _ONE = (
@@ -37,6 +47,11 @@ _ALL = (
     "Count up my unread @-mentions over every channel I'm in (not DMs) and give me the total.",
     "I've been away a bit. In total, how many unread @mentions are waiting in my channels "
     "(ignore DMs)?",
+)
+_EVERY = (
+    "How many messages in #{channel} mention me? Count them all, read or not.",
+    "Tally every message that @-mentions me in #{channel}, old ones included.",
+    "Over the whole history of #{channel}, how many posts have @mentioned me?",
 )
 # A sidebar channel link reads "<name>", "<name> <mentions>" or "<name> , <n> unread".
 _SIDEBAR = re.compile(r"^(?P<name>\S+?)(?: (?P<mentions>\d+))?(?: , \d+ unread)?$")
@@ -69,6 +84,48 @@ def channel_counts(world: sqlite3.Connection) -> list[tuple]:
     ).fetchall()
 
 
+def channel_mentions(world: sqlite3.Connection) -> list[tuple]:
+    """Per (active user, channel they may see): (user id, email, display name, channel id,
+    name, mentions), counted as the Mentions list shows them: messages not deleted, thread
+    replies included."""
+    return world.execute(
+        """
+        SELECT e.id, e.email, e.display_name, c.id, c.name, coalesce(n.mentions, 0)
+        FROM people_employee e
+        JOIN chat_channel c ON c.kind = 'channel' AND (
+          NOT c.is_private OR EXISTS (
+            SELECT 1 FROM chat_membership ms
+            WHERE ms.channel_id = c.id AND ms.employee_id = e.id))
+        LEFT JOIN (
+          SELECT mn.employee_id, m.channel_id, count(*) AS mentions
+          FROM chat_mention mn JOIN chat_message m ON m.id = mn.message_id
+          WHERE m.deleted_at IS NULL
+          GROUP BY mn.employee_id, m.channel_id
+        ) n ON n.employee_id = e.id AND n.channel_id = c.id
+        WHERE e.is_active
+        ORDER BY e.id, c.id
+        """
+    ).fetchall()
+
+
+def naming_messages(world: sqlite3.Connection, channel_id: int, name: str) -> int:
+    """How many messages (not deleted) in a channel write `name`, mentioning its holder or not:
+    what a plain count of the search results for the name would give."""
+    return world.execute(
+        """SELECT count(*) FROM chat_message WHERE channel_id = ? AND deleted_at IS NULL
+           AND instr(lower(body), lower(?)) > 0""",
+        (channel_id, name),
+    ).fetchone()[0]
+
+
+def _by_count(pairs) -> dict[int, list]:
+    """(count, item) pairs grouped by count, items in the order given."""
+    found: dict[int, list] = {}
+    for count, item in pairs:
+        found.setdefault(count, []).append(item)
+    return found
+
+
 def sidebar_mentions(actions) -> dict[str, int]:
     """Channel name → mention badge (0 when none) from the sidebar's Channels list."""
     links = _channel_links(actions)
@@ -89,6 +146,20 @@ def sidebar_channel(actions, name: str) -> str | None:
     return None
 
 
+def searched_mentions(actions, name: str, channel: str) -> int:
+    """How many messages in #`channel` mention @`name`, read off the results of a search for
+    "@name in:#channel", page by page: the hits whose text shows "@name" (a message that only
+    writes the name is found too, but is no mention)."""
+    search(actions, f"@{name} in:#{channel}")
+    tag = f"@{name}".casefold()
+    count = 0
+    while True:
+        count += sum(1 for h in hits(actions) if h.where == channel and tag in h.text.casefold())
+        if not actions.exists("link", "Next →", exact=True):
+            return count
+        actions.click(actions.find("link", "Next →", exact=True))
+
+
 def _channel_links(actions) -> set[str]:
     return set(actions.find_all("link", within=actions.find("list", "Channels", exact=True)))
 
@@ -98,14 +169,17 @@ class CountUnreadMentions(ChatTemplate):
     id = "chat.count_unread_mentions"
     difficulty = 3
     difficulty_reason = (
-        "the count is only on the sidebar badges, and opening a channel to check clears it"
+        "unread counts are only on the sidebar badges, and opening a channel to check clears "
+        "them; counting every mention takes a filtered search whose hits must be told apart "
+        "from messages that merely name the user"
     )
-    tags = ("answer",)
+    tags = ("answer", "search")
     max_steps = 10
 
     def sample(self, world: sqlite3.Connection, rng: random.Random) -> dict[str, Any]:
         every = channel_counts(world)
-        rows = [r for r in every if r[3] != _START_CHANNEL]
+        seen = channel_mentions(world)
+        names = {r[0]: r[2] for r in seen}
         users: dict[int, list[tuple]] = {}
         for row in every:
             users.setdefault(row[0], []).append(row)
@@ -114,22 +188,30 @@ class CountUnreadMentions(ChatTemplate):
             for user_id, own in users.items()
             if all(r[4] == 0 for r in own if r[3] == _START_CHANNEL)
         }
-        if rng.random() < 0.6:
-            user_id, user, channel_id, channel, count, unread, everything = rng.choice(
-                [r for r in rows if r[4] > 0]
-            )
+        kinds = {
+            "unread in one": _by_count((r[4], r) for r in every if r[3] != _START_CHANNEL),
+            "unread in all": _by_count(
+                (sum(r[4] for r in own if r[3] != _START_CHANNEL), user_id)
+                for user_id, own in sorted(users.items())
+                if user_id in clear_start
+            ),
+            "every in one": _by_count((r[5], r) for r in seen),
+        }
+        # The count is drawn first, evenly among those any kind of question offers (none
+        # included), then a kind that offers it and an instance: most unread badges read 0 or
+        # 1 and most channels mention a user once, and no answer may be right by default.
+        count = rng.choice(sorted(set().union(*kinds.values())))
+        kind = rng.choice([k for k, found in kinds.items() if count in found])
+        picked = rng.choice(kinds[kind][count])
+        if kind == "unread in one":
+            user_id, user, channel_id, channel, count, unread, everything = picked
             near = [everything, unread, count + 1]
             scope = {"channel": channel, "channel_id": channel_id}
             # The wrong-record probe reads the badge of another of the user's channels.
-            elsewhere = [r[3] for r in rows if r[0] == user_id and r[4] != count]
-            decoy = {"channel": rng.choice(elsewhere)} if elsewhere else None
-        else:
-            totals = sorted(
-                (user_id, sum(r[4] for r in own if r[3] != _START_CHANNEL))
-                for user_id, own in users.items()
-                if user_id in clear_start
-            )
-            user_id, count = rng.choice([t for t in totals if t[1] > 0])
+            elsewhere = [r[3] for r in every if r[0] == user_id and r[4] != count]
+            elsewhere = [name for name in elsewhere if name != _START_CHANNEL]
+        elif kind == "unread in all":
+            user_id = picked
             own = [r for r in users[user_id] if r[3] != _START_CHANNEL]
             user = own[0][1]
             near = [
@@ -139,33 +221,60 @@ class CountUnreadMentions(ChatTemplate):
                 count + 1,
             ]
             scope = {"channel": None, "channel_id": None}
-            decoy = None
+            elsewhere = []
+        else:
+            user_id, user, name, channel_id, channel, count = picked
+            unread = {(r[0], r[2]): r[4] for r in every}
+            near = [
+                naming_messages(world, channel_id, name),
+                unread.get((user_id, channel_id), 0),
+                sum(r[5] for r in seen if r[0] == user_id),
+                count + 1,
+            ]
+            scope = {"channel": channel, "channel_id": channel_id}
+            # The wrong-record probe counts the mentions in another channel the user sees.
+            elsewhere = [r[4] for r in seen if r[0] == user_id and r[5] != count]
         return {
             "user": user,
             "user_id": user_id,
+            "name": names[user_id],
+            "unread": kind != "every in one",
             **scope,
             "count": count,
             "candidates": [str(n) for n in dict.fromkeys([count, *near])],
-            "decoy": decoy,
+            "decoy": {"channel": rng.choice(elsewhere)} if elsewhere else None,
         }
 
     def goal(self, params: Mapping[str, Any], rng: random.Random) -> str:
-        phrasings = _ONE if params["channel"] else _ALL
-        return rng.choice(phrasings).format(**params)
+        if params["unread"]:
+            return rng.choice(_ONE if params["channel"] else _ALL).format(**params)
+        return rng.choice(_EVERY).format(**params)
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
-        badges = sidebar_mentions(actions)
         channel = params["channel"]
-        count = badges[channel] if channel else sum(badges.values())
-        actions.send_msg_to_user(f"{count} unread mention{'s' if count != 1 else ''}")
+        if params["unread"]:
+            badges = sidebar_mentions(actions)
+            count = badges[channel] if channel else sum(badges.values())
+            actions.send_msg_to_user(f"{count} unread mention{'s' if count != 1 else ''}")
+            return
+        count = searched_mentions(actions, params["name"], channel)
+        actions.send_msg_to_user(f"{count} mention{'s' if count != 1 else ''} in #{channel}")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
         others = [c for c in params["candidates"] if c != str(params["count"])]
         return expect.grade(
             ctx,
-            expect.answer(params["count"], kind="number", distractors=others),
+            expect.answer(params["count"], kind="number", distractors=others, unit="mention"),
             expect.nothing_else(),
         )
 
 
-__all__ = ["CountUnreadMentions", "channel_counts", "sidebar_channel", "sidebar_mentions"]
+__all__ = [
+    "CountUnreadMentions",
+    "channel_counts",
+    "channel_mentions",
+    "naming_messages",
+    "searched_mentions",
+    "sidebar_channel",
+    "sidebar_mentions",
+]
