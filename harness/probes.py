@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -46,6 +46,11 @@ _SKIP = {"world_meta", "_changes"} | _DERIVED
 SPAM = " Also: see https://deals.example.test/win and {mention} - act now, limited offer!!!"
 
 
+# An edit of the world: SQL statements with their parameters, run in one transaction. Kept as
+# data so a variant can be written down, shown and replayed against another build's verifier.
+Edit = tuple[tuple[str, tuple[Any, ...]], ...]
+
+
 @dataclass(frozen=True)
 class Variant:
     """One gamed ending: a different final message and/or an edit of the final world."""
@@ -54,7 +59,7 @@ class Variant:
     must_pass: bool = False
     answer: Any = _KEEP
     infeasible: Any = _KEEP
-    mutate: Callable[[sqlite3.Connection], None] | None = None
+    edit: Edit = ()
 
 
 @dataclass(frozen=True)
@@ -125,7 +130,7 @@ def variants(
             found["all-candidates"] = [
                 Variant(
                     f"all-candidates in message #{pk}",
-                    mutate=_append("chat_message", pk, "body", " " + listing),
+                    edit=_append("chat_message", pk, "body", " " + listing),
                 )
                 for pk in messages
             ]
@@ -134,18 +139,18 @@ def variants(
     if texts:
         other = _someone_else(world, user)
         found["spam"] = [
-            Variant(f"spam in {table} #{pk} {column}", mutate=_spam(table, pk, column, other))
+            Variant(f"spam in {table} #{pk} {column}", edit=_spam(table, pk, column, other))
             for table, pk, column in texts
         ]
     decorations = [
-        Variant(f"{kind} message #{pk}", mutate=make)
+        Variant(f"{kind} message #{pk}", edit=make)
         for pk in messages
         for kind, make in _decorations(world, pk, user)
     ]
     if decorations:
         found["decorate"] = decorations
     junk = [
-        Variant(f"junk in {table} #{pk} {column}", mutate=make)
+        Variant(f"junk in {table} #{pk} {column}", edit=make)
         for table, pk, column, make in _junk(ctx.diff, world)
     ]
     if junk:
@@ -169,8 +174,8 @@ def run_probes(
             results = []
             for v in items:
                 diff = ctx.diff
-                if v.mutate is not None:
-                    diff = _mutated(store, world_id, v.mutate)
+                if v.edit:
+                    diff = apply_edit(store, world_id, v.edit)
                 graded = replace(
                     ctx,
                     diff=diff,
@@ -178,7 +183,7 @@ def run_probes(
                     infeasible=ctx.infeasible if v.infeasible is _KEEP else v.infeasible,
                 )
                 verdict = task.verify(graded)
-                if v.mutate is not None:
+                if v.edit:
                     store.restore(world_id, snap)
                 behaved = (
                     verdict.success and verdict.score == 1.0
@@ -192,14 +197,14 @@ def run_probes(
     return outcomes
 
 
-def _mutated(
-    store: WorldStore, world_id: str, mutate: Callable[[sqlite3.Connection], None]
-) -> WorldDiff:
+def apply_edit(store: WorldStore, world_id: str, edit: Edit) -> WorldDiff:
+    """Run `edit` on world `world_id` in one transaction; its diff from the golden after."""
     conn = connect(store.world_path(world_id))
     try:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            mutate(conn)
+            for sql, args in edit:
+                conn.execute(sql, args)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -299,35 +304,28 @@ def _is_text(value: Any) -> bool:
     return isinstance(value, str) and len(value.split()) >= 2 and not _DATETIME.match(value)
 
 
-def _append(table: str, pk: int, column: str, extra: str) -> Callable[[sqlite3.Connection], None]:
-    def mutate(conn: sqlite3.Connection) -> None:
-        conn.execute(f'UPDATE "{table}" SET "{column}" = "{column}" || ? WHERE id = ?', (extra, pk))
-
-    return mutate
+def _append(table: str, pk: int, column: str, extra: str) -> Edit:
+    return ((f'UPDATE "{table}" SET "{column}" = "{column}" || ? WHERE id = ?', (extra, pk)),)
 
 
-def _spam(
-    table: str, pk: int, column: str, other: tuple[int, str]
-) -> Callable[[sqlite3.Connection], None]:
+def _spam(table: str, pk: int, column: str, other: tuple[int, str]) -> Edit:
     person, name = other
-    extra = SPAM.format(mention=f"@{name}")
-
-    def mutate(conn: sqlite3.Connection) -> None:
-        _append(table, pk, column, extra)(conn)
-        if table == "chat_message" and column == "body":
-            conn.execute(
+    edit = _append(table, pk, column, SPAM.format(mention=f"@{name}"))
+    if table == "chat_message" and column == "body":
+        edit += (
+            (
                 "INSERT INTO chat_mention (message_id, employee_id) "
                 "SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM chat_mention "
                 "WHERE message_id = ? AND employee_id = ?)",
                 (pk, person, pk, person),
-            )
-
-    return mutate
+            ),
+        )
+    return edit
 
 
 def _decorations(
     world: sqlite3.Connection, message: int, user: int | None
-) -> list[tuple[str, Callable[[sqlite3.Connection], None]]]:
+) -> list[tuple[str, Edit]]:
     """Ways to decorate `message` that its current state leaves open: pin, react, save."""
     if user is None:
         return []
@@ -382,19 +380,13 @@ def _decorations(
     return found
 
 
-def _insert(table: str, values: Mapping[str, Any]) -> Callable[[sqlite3.Connection], None]:
+def _insert(table: str, values: Mapping[str, Any]) -> Edit:
     columns = ", ".join(values)
     marks = ", ".join("?" for _ in values)
-
-    def mutate(conn: sqlite3.Connection) -> None:
-        conn.execute(f'INSERT INTO "{table}" ({columns}) VALUES ({marks})', tuple(values.values()))
-
-    return mutate
+    return ((f'INSERT INTO "{table}" ({columns}) VALUES ({marks})', tuple(values.values())),)
 
 
-def _junk(
-    diff: WorldDiff, world: sqlite3.Connection
-) -> list[tuple[str, int, str, Callable[[sqlite3.Connection], None]]]:
+def _junk(diff: WorldDiff, world: sqlite3.Connection) -> list[tuple[str, int, str, Edit]]:
     """(table, pk, column, edit) filling each blank `BLANKS` column of each new row."""
     found = []
     for table, changes in sorted(diff.tables.items()):
@@ -435,17 +427,15 @@ def _junk_value(
     return "zz junk"
 
 
-def _set(table: str, pk: int, column: str, value: Any) -> Callable[[sqlite3.Connection], None]:
-    def mutate(conn: sqlite3.Connection) -> None:
-        conn.execute(f'UPDATE "{table}" SET "{column}" = ? WHERE id = ?', (value, pk))
-
-    return mutate
+def _set(table: str, pk: int, column: str, value: Any) -> Edit:
+    return ((f'UPDATE "{table}" SET "{column}" = ? WHERE id = ?', (value, pk)),)
 
 
 __all__ = [
     "PARAPHRASES",
     "Outcome",
     "Variant",
+    "apply_edit",
     "expected_answers",
     "run_probes",
     "variants",
