@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,8 @@ from officegym.tasks.registry import templates
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TEMPLATE_IDS = sorted(t.id for t in templates())
+# Each template's gate findings, every probe with its detail, kept for review after a run.
+FINDINGS = Path(__file__).resolve().parents[2] / "out" / "gate-test"
 
 
 def explain(result: GateResult) -> str:
@@ -37,6 +40,8 @@ def test_every_template_passes_the_gate_on_seed_0_and_an_impossible_seed(store, 
     (result,) = run_gate(
         [template_id], seeds=(0,), home=store.home, cover_impossible=True, random_seeds=1
     )
+    FINDINGS.mkdir(parents=True, exist_ok=True)
+    (FINDINGS / f"{template_id}.json").write_text(json.dumps(result.to_json(), indent=1))
     assert result.passed, explain(result)
     assert [p.seed for p in result.probes if p.agent == "random"] == [0]
     agents = {p.agent for p in result.probes}
