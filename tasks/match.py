@@ -247,6 +247,16 @@ def ci(text: str) -> Matcher:
     return _CaseInsensitive(text)
 
 
+# Quotation marks an agent may keep around a text the request quoted.
+_QUOTES = (('"', '"'), ("“", "”"), ("'", "'"), ("‘", "’"))
+
+
+def verbatim(text: str) -> Matcher:
+    """A text that is `text` itself, word for word (any case and spacing), bare or inside the
+    quotation marks the request put around it: nothing added, nothing left out."""
+    return any_of(ci(text), *(ci(f"{a}{text}{b}") for a, b in _QUOTES))
+
+
 class _AnyOf(Matcher):
     def __init__(self, options: tuple[Any, ...]) -> None:
         if not options:
@@ -356,4 +366,5 @@ __all__ = [
     "squash",
     "states",
     "text_excess",
+    "verbatim",
 ]

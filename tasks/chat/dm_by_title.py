@@ -7,8 +7,8 @@ title, are asked for. One instance in six asks for a title nobody holds: the rig
 to say so with `report_infeasible`.
 
 The text is asked for word for word, so the message must be that text and nothing more
-(quotation marks around it aside). `dm_expectations` and `verbatim` are shared with the other
-templates that end in a direct message.
+(quotation marks around it aside). `dm_expectations` is shared with the other templates that
+end in a direct message.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import Matcher, any_of, ci, squash
+from officegym.tasks.match import Matcher, squash, verbatim
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -78,12 +78,6 @@ def send_in_dm(actions: PageActions, text: str) -> None:
     )
     actions.fill(composer, text)
     actions.click(actions.find("button", "Send", exact=True))
-
-
-def verbatim(text: str) -> Matcher:
-    """A message body that is `text` itself (any case and spacing), bare or in the quotation
-    marks the goal put around it: nothing added, nothing left out."""
-    return any_of(ci(text), ci(f'"{text}"'), ci(f"“{text}”"))
 
 
 def dm_expectations(

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import ci, squash
+from officegym.tasks.match import squash, verbatim
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -323,7 +323,7 @@ class EditNumber(ChatTemplate):
                 "chat_message",
                 params["message_id"],
                 name=f"message in #{params['channel']} says {params['correct']}",
-                body=ci(params["fixed_body"]),
+                body=verbatim(params["fixed_body"]),
             ),
             expect.nothing_else(),
         )

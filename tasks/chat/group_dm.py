@@ -15,13 +15,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import squash
+from officegym.tasks.match import squash, verbatim
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
 from .base import ChatTemplate
-from .dm_by_title import dm_expectations, existing_conversation, send_in_dm, verbatim
+from .dm_by_title import dm_expectations, existing_conversation, send_in_dm
 
 if TYPE_CHECKING:
     from officegym.harness.actions import PageActions

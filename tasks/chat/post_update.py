@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import ci
+from officegym.tasks.match import verbatim
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -92,7 +92,7 @@ class PostUpdate(ChatTemplate):
                 channel_id=params["channel_id"],
                 author_id=params["user_id"],
                 thread_parent_id=None,
-                body=ci(params["text"]),
+                body=verbatim(params["text"]),
             ),
             expect.nothing_else(),
         )

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import ci, squash
+from officegym.tasks.match import squash, verbatim
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -351,7 +351,7 @@ class ReplyInThread(ChatTemplate):
                 thread_parent_id=params["message_id"],
                 author_id=params["user_id"],
                 # The reply is quoted in the goal: the whole body is that text, nothing added.
-                body=ci(params["text"]),
+                body=verbatim(params["text"]),
             ),
             expect.nothing_else(),
         )

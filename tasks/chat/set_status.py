@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from officegym.apps.chat.markdown import emoji_char
 from officegym.tasks import expect
-from officegym.tasks.match import ci
+from officegym.tasks.match import verbatim
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -107,7 +107,7 @@ class SetStatus(ChatTemplate):
                 params["user_id"],
                 name="status set",
                 status_emoji=params["emoji"],
-                status_text=ci(params["text"]),
+                status_text=verbatim(params["text"]),
             ),
             expect.nothing_else(),
         )

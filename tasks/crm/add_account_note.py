@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import ci
+from officegym.tasks.match import verbatim
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -106,8 +106,8 @@ class AddAccountNote(CrmTemplate):
                 "crm_note",
                 name=f"a note “{params['title']}” on {params['account']}",
                 account_id=params["account_id"],
-                title=ci(params["title"]),
-                body=ci(params["body"]),
+                title=verbatim(params["title"]),
+                body=verbatim(params["body"]),
                 author_id=params["user_id"],
             ),
             expect.nothing_else(),

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import any_of, ci
+from officegym.tasks.match import any_of, verbatim
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -103,8 +103,8 @@ class LogCall(CrmTemplate):
                 name=f"a call with {params['contact']} is logged",
                 kind="call",
                 contact_id=params["contact_id"],
-                subject=ci(params["subject"]),
-                description=ci(params["comment"]),
+                subject=verbatim(params["subject"]),
+                description=verbatim(params["comment"]),
                 status="Completed",
                 # The composer dates a call today; clearing the date is no harm, another is.
                 due_date=any_of(params["today"], None),

@@ -116,3 +116,13 @@ def test_states_lets_a_message_mention_the_person_a_fact_names():
     owner = states(fact("Kim Smith", "name", distractors=["Sam Ode"]))
     assert owner.matches("@Kim Smith will take the next step.")
     assert not owner.matches("@Sam Ode and Kim Smith will take it.")
+
+
+def test_verbatim_is_the_text_itself_bare_or_in_the_request_quotes():
+    from officegym.tasks.match import verbatim
+
+    asked = verbatim("Q3 numbers are final")
+    for body in ("q3 numbers  are final", '"Q3 numbers are final"', "“Q3 numbers are final”"):
+        assert asked.matches(body), body
+    for body in ("Q3 numbers are final!!! @Dana", "Q3 numbers", '"Q3 numbers are final'):
+        assert not asked.matches(body), body
