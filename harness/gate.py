@@ -268,19 +268,35 @@ async def check_template(
     )
 
 
+def _first_seed(
+    template: Template, golden: Path, seeds: Sequence[int], feasible: bool, search: int
+) -> int | None:
+    def kind(seed: int) -> bool:
+        return (
+            template.instance(golden, seed).params.get("feasible", True) is not False
+        ) is feasible
+
+    if any(kind(seed) for seed in seeds):
+        return None
+    return next((s for s in range(search) if s not in seeds and kind(s)), None)
+
+
 def impossible_seed(
     template: Template, golden: Path, seeds: Sequence[int], search: int = 100
 ) -> int | None:
     """The first instance seed below `search` whose instance is impossible (its params say
     `feasible: False`), when none of `seeds` is; None when `seeds` already hold one or the
     template has no impossible instances that early. Sampling needs no browser."""
+    return _first_seed(template, golden, seeds, False, search)
 
-    def impossible(seed: int) -> bool:
-        return template.instance(golden, seed).params.get("feasible", True) is False
 
-    if any(impossible(seed) for seed in seeds):
-        return None
-    return next((s for s in range(search) if s not in seeds and impossible(s)), None)
+def feasible_seed(
+    template: Template, golden: Path, seeds: Sequence[int], search: int = 100
+) -> int | None:
+    """The first instance seed below `search` whose instance is feasible, when none of `seeds`
+    is (so the probes of a feasible episode run even when the chosen seeds are all
+    impossible); None when `seeds` already hold one."""
+    return _first_seed(template, golden, seeds, True, search)
 
 
 def _spec(template: Template) -> tuple[int, str]:
@@ -301,7 +317,9 @@ async def run_gate_async(
     """The gate for each template (all registered ones by default), `workers` at a time.
 
     With `cover_impossible`, a template whose `seeds` hold no impossible instance is also
-    played on its first impossible seed (see `impossible_seed`)."""
+    played on its first impossible seed (see `impossible_seed`), and one whose `seeds` hold
+    only impossible instances on its first feasible seed (`feasible_seed`): every template is
+    proven on both kinds of episode it has."""
     ids = list(template_ids) if template_ids else [cls.id for cls in registry.templates()]
     templates = [registry.get(template_id) for template_id in ids]
     queue: asyncio.Queue[int] = asyncio.Queue()
@@ -322,8 +340,9 @@ async def run_gate_async(
                 chosen = list(seeds)
                 if cover_impossible:
                     golden = runtime.store.golden(*_spec(template))
-                    extra = impossible_seed(template, golden, chosen)
-                    chosen += [] if extra is None else [extra]
+                    for find in (feasible_seed, impossible_seed):
+                        extra = find(template, golden, chosen)
+                        chosen += [] if extra is None else [extra]
                 result = await check_template(
                     template, env, chosen, random_steps=random_steps, random_seeds=random_seeds
                 )
@@ -381,6 +400,7 @@ __all__ = [
     "GateResult",
     "Probe",
     "check_template",
+    "feasible_seed",
     "impossible_seed",
     "run_gate",
     "run_gate_async",

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from officegym.harness.gate import impossible_seed
+from officegym.harness.gate import feasible_seed, impossible_seed
 from officegym.tasks.registry import get, templates
 
 pytestmark = pytest.mark.slow
@@ -79,3 +79,14 @@ def test_the_gate_finds_an_impossible_seed_when_the_chosen_seeds_hold_none(store
     assert impossible_seed(post, golden, [0]) == first
     assert impossible_seed(post, golden, [first]) is None
     assert impossible_seed(get("chat.set_topic"), golden, [0], search=12) is None
+
+
+def test_the_gate_finds_a_feasible_seed_when_the_chosen_seeds_are_all_impossible(store, instances):
+    golden = store.golden(0, "small")
+    template = get("crm.reassign_account")
+    tasks = instances["crm.reassign_account"]
+    impossible = [s for s, t in enumerate(tasks) if t.params.get("feasible", True) is False]
+    first = next(s for s, t in enumerate(tasks) if t.params.get("feasible", True) is not False)
+    assert impossible, "the test needs an impossible seed among seeds 0-11"
+    assert feasible_seed(template, golden, impossible[:1]) == first
+    assert feasible_seed(template, golden, [first]) is None
