@@ -33,90 +33,36 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
+from officegym.apps import registry as apps
+
 from . import answer as answers
 from .match import Matcher, describe, matches
 from .protocol import EpisodeContext
 from .verdict import Check, Kind, Verdict
 
-# Columns that honest use of the product changes on rows no task is about: reading a channel
-# moves the reader's last-read marker; every write advances the world clock's tick counter.
+# What the apps declare about the rows they write (`officegym.apps.registry.AppEntry`):
+# - HONEST_VARIANCE: columns that honest use changes on rows no task is about (reading a
+#   channel moves the reader's last-read marker; every write advances the world clock's tick
+#   counter);
+# - STAMPS: columns an app stamps whenever it updates a row (claimed along with the update);
+# - CHILDREN: child rows that follow a parent row, table -> (fk column, parent table, how).
+#   How the product makes them decides when a claimed parent claims them: "derived" rows
+#   (re-made from the parent on every write of it) are claimed with any claimed change of the
+#   parent; "with_parent" rows (made in the same act as the parent) when inserted with an
+#   inserted parent or deleted with a removed one; "cascade" rows (a separate act of the user:
+#   a pin, a reaction) only when the product removes them with a removed parent. Decorating
+#   the row a task asked for is collateral like any other unasked change;
+# - BLANKS: what the product leaves in the columns a user may fill in when making a row. A
+#   new row's columns that an `inserted` expectation does not name must hold these (None and
+#   "" count as the same blank): a task that did not ask for a next step, a lead source or
+#   "also send to channel" is not done by a row that has them.
 HONEST_VARIANCE: Mapping[str, frozenset[str]] = {
-    "chat_membership": frozenset({"last_read_message_id"}),
     "world_meta": frozenset({"clock_ticks"}),
+    **apps.merged("honest_variance"),
 }
-
-# Columns an app stamps whenever it updates a row (claimed along with the update).
-STAMPS: Mapping[str, frozenset[str]] = {
-    "chat_message": frozenset({"edited_at"}),
-    "crm_account": frozenset({"updated_at"}),
-    "crm_contact": frozenset({"updated_at"}),
-    "crm_lead": frozenset({"updated_at"}),
-    "crm_opportunity": frozenset({"updated_at"}),
-}
-
-# Child rows that follow a parent row: table -> (fk column, parent table, how). How the
-# product makes them decides when a claimed parent claims them:
-# - "derived": re-made from the parent by the product on every write of it (mentions are
-#   re-read from a message's text; a CRM record's history rows are written with each change);
-#   claimed with any claimed change of the parent;
-# - "with_parent": made by the product in the same act as the parent (a file attached in the
-#   composer); claimed when inserted with an inserted parent or deleted with a removed one;
-# - "cascade": made by a separate act of the user (a pin, a reaction, a bookmark); claimed
-#   only when the product removes it with a removed parent. Decorating the row a task asked
-#   for is collateral like any other unasked change.
-CHILDREN: Mapping[str, tuple[str, str, str]] = {
-    "chat_mention": ("message_id", "chat_message", "derived"),
-    "chat_attachment": ("message_id", "chat_message", "with_parent"),
-    "chat_reaction": ("message_id", "chat_message", "cascade"),
-    "chat_pin": ("message_id", "chat_message", "cascade"),
-    "chat_saved": ("message_id", "chat_message", "cascade"),
-    "crm_account_history": ("account_id", "crm_account", "derived"),
-    "crm_contact_history": ("contact_id", "crm_contact", "derived"),
-    "crm_lead_history": ("lead_id", "crm_lead", "derived"),
-    "crm_opportunity_history": ("opportunity_id", "crm_opportunity", "derived"),
-}
-
-# Columns a user may fill in when making a row, and what the product leaves there when they
-# do not. A new row's columns that an `inserted` expectation does not name must hold these
-# (None and "" count as the same blank): a task that did not ask for a next step, a lead
-# source or "also send to channel" is not done by a row that has them.
-BLANKS: Mapping[str, Mapping[str, Any]] = {
-    "chat_message": {
-        "thread_parent_id": None,
-        "also_in_channel": False,
-        "edited_at": None,
-        "deleted_at": None,
-    },
-    "chat_channel": {"is_private": False, "topic": "", "description": "", "archived_at": None},
-    "crm_account": {
-        "account_type": "Prospect",
-        "industry": None,
-        "website": None,
-        "phone": None,
-        "billing_street": None,
-        "billing_city": None,
-        "billing_country": None,
-        "employee_count": None,
-        "annual_revenue": None,
-        "parent_account_id": None,
-    },
-    "crm_contact": {"title": None, "email": None, "phone": None, "mailing_city": None},
-    "crm_opportunity": {
-        "primary_contact_id": None,
-        "lead_source": None,
-        "next_step": None,
-        "loss_reason": None,
-    },
-    "crm_lead": {"title": None, "email": None, "phone": None, "source": None, "status": "New"},
-    "crm_activity": {
-        "description": "",
-        "priority": "Normal",
-        "due_date": None,
-        "contact_id": None,
-        "opportunity_id": None,
-    },
-    "crm_note": {"contact_id": None, "opportunity_id": None},
-}
+STAMPS: Mapping[str, frozenset[str]] = apps.merged("stamps")
+CHILDREN: Mapping[str, apps.Child] = apps.merged("children")
+BLANKS: Mapping[str, Mapping[str, Any]] = apps.merged("blanks")
 
 
 def is_blank(table: str, column: str, value: Any) -> bool:

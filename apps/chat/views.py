@@ -33,7 +33,8 @@ from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.chat import Pin
 
-from . import bp, service
+from . import service
+from .blueprint import bp
 from .markdown import emoji_char
 
 PAGE_SIZE = 50

@@ -1,21 +1,6 @@
 """CRM: a Salesforce-like app of accounts, contacts, leads and opportunities, mounted at `/crm`."""
 
-from flask import Blueprint
-
-from officegym.apps.web import AppEntry, register_app
-
-bp = Blueprint(
-    "crm",
-    __name__,
-    template_folder="templates",
-    static_folder="static",
-    static_url_path="/static",
-)
-
-from . import views  # noqa: E402,F401  (registers the routes on bp)
-from .api import api_bp  # noqa: E402
-
-bp.register_blueprint(api_bp, url_prefix="/api")
+from officegym.apps.registry import AppEntry, Child
 
 ICON = (
     '<svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" '
@@ -23,6 +8,57 @@ ICON = (
     '<path d="M3 3v18h18"/><path d="M7 15l4-4 3 3 5-6"/><circle cx="19" cy="8" r="1.5"/></svg>'
 )
 
-register_app(AppEntry("crm", "CRM", "Accounts, contacts, leads and deals", ICON, "crm.index", bp))
+APP = AppEntry(
+    slug="crm",
+    name="CRM",
+    description="Accounts, contacts, leads and deals",
+    icon_svg=ICON,
+    endpoint="crm.index",
+    blueprint="officegym.apps.crm.blueprint:bp",
+    service="officegym.apps.crm.service",
+    stamps={
+        "crm_account": frozenset({"updated_at"}),
+        "crm_contact": frozenset({"updated_at"}),
+        "crm_lead": frozenset({"updated_at"}),
+        "crm_opportunity": frozenset({"updated_at"}),
+    },
+    # A record's history rows are written with each change of it.
+    children={
+        "crm_account_history": Child("account_id", "crm_account", "derived"),
+        "crm_contact_history": Child("contact_id", "crm_contact", "derived"),
+        "crm_lead_history": Child("lead_id", "crm_lead", "derived"),
+        "crm_opportunity_history": Child("opportunity_id", "crm_opportunity", "derived"),
+    },
+    blanks={
+        "crm_account": {
+            "account_type": "Prospect",
+            "industry": None,
+            "website": None,
+            "phone": None,
+            "billing_street": None,
+            "billing_city": None,
+            "billing_country": None,
+            "employee_count": None,
+            "annual_revenue": None,
+            "parent_account_id": None,
+        },
+        "crm_contact": {"title": None, "email": None, "phone": None, "mailing_city": None},
+        "crm_opportunity": {
+            "primary_contact_id": None,
+            "lead_source": None,
+            "next_step": None,
+            "loss_reason": None,
+        },
+        "crm_lead": {"title": None, "email": None, "phone": None, "source": None, "status": "New"},
+        "crm_activity": {
+            "description": "",
+            "priority": "Normal",
+            "due_date": None,
+            "contact_id": None,
+            "opportunity_id": None,
+        },
+        "crm_note": {"contact_id": None, "opportunity_id": None},
+    },
+)
 
-__all__ = ["bp"]
+__all__ = ["APP"]

@@ -24,8 +24,9 @@ from officegym.apps.web.errors import TITLES, error_response
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.schema import Employee
 
-from . import bp, csvio, duplicates, listing, reports, service
+from . import csvio, duplicates, listing, reports, service
 from .access import edit_scope
+from .blueprint import bp
 from .errors import Conflict, CrmError, Forbidden, NotFound, ValidationError
 from .fields import (
     KIND_LABELS,

@@ -1,4 +1,9 @@
-"""Error pages: one template for every HTTP error, JSON for API clients, never a stack trace.
+"""The apps' refusals and the error pages that show them.
+
+Services raise `AppError` subclasses (`ValidationError("Name can't be blank", "name")`): each
+carries a message for people, the input at fault and the HTTP status it maps to. Pages turn
+them into form messages, the JSON API into `{"error": {...}}` (see `jsonapi`); raising one
+inside a request rolls its transaction back, so a refused write changes nothing.
 
 Views raise werkzeug HTTP exceptions (`abort(409, "...")`); a custom description is shown as
 the message, otherwise a friendly default for the status. Unhandled exceptions become a 500
@@ -6,6 +11,9 @@ page; Flask logs them (with traceback) to `app.logger` before this handler runs.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Flask, g, jsonify, make_response, render_template, request
 from flask_wtf.csrf import CSRFError
@@ -45,6 +53,66 @@ CSRF_MESSAGE = (
 )
 
 _API_SEGMENT = "api"
+
+
+class AppError(Exception):
+    """Base of every app's refusals: `message` is for people; `field` names the input at
+    fault; `status` is the HTTP status pages and the API answer with."""
+
+    status = 400
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def details(self) -> dict[str, Any]:
+        """Extra members of the API's error object (e.g. the fields at fault)."""
+        return {}
+
+
+class ValidationError(AppError):
+    """Bad input. `errors` maps each offending field to its message."""
+
+    status = 422
+
+    def __init__(
+        self,
+        message: str,
+        field: str | None = None,
+        errors: Mapping[str, str] | None = None,
+    ) -> None:
+        errors = dict(errors or ({field: message} if field else {}))
+        super().__init__(message, field or next(iter(errors), None))
+        self.errors = errors
+
+    @classmethod
+    def of(cls, errors: Mapping[str, str]) -> ValidationError:
+        """One error for several fields; the message summarises them."""
+        if len(errors) == 1:
+            return cls(next(iter(errors.values())), errors=errors)
+        return cls(f"Fix the {len(errors)} fields marked below.", errors=errors)
+
+    def details(self) -> dict[str, Any]:
+        return {"fields": dict(self.errors)} if self.errors else {}
+
+
+class NotFound(AppError):
+    """The record does not exist, or the user may not know that it does."""
+
+    status = 404
+
+
+class Forbidden(AppError):
+    """The user may see the record but not do this to it."""
+
+    status = 403
+
+
+class Conflict(AppError):
+    """The request clashes with the current state (an archived channel, a converted lead)."""
+
+    status = 409
 
 
 def wants_json() -> bool:
@@ -99,4 +167,15 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, _handle_http)
 
 
-__all__ = ["MESSAGES", "TITLES", "error_response", "init_app", "wants_json"]
+__all__ = [
+    "MESSAGES",
+    "TITLES",
+    "AppError",
+    "Conflict",
+    "Forbidden",
+    "NotFound",
+    "ValidationError",
+    "error_response",
+    "init_app",
+    "wants_json",
+]
