@@ -1,16 +1,34 @@
 """officegym: simulated enterprise software for training and evaluating computer-use agents.
 
-`officegym.make(...)` builds a Gymnasium environment (see `officegym.harness.Env`); the
-harness, which needs Playwright and Gymnasium, is imported on first use.
+`officegym.make(...)` builds a Gymnasium environment (see `officegym.harness.Env`). Importing
+this package is cheap: the world store, the diff and the harness (Playwright, Gymnasium) are
+imported the first time they are used.
 """
 
-from typing import Any
+from __future__ import annotations
 
-from officegym.seed_data.diff import WorldDiff, diff
-from officegym.seed_data.store import WorldStore
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from officegym.seed_data.diff import WorldDiff, diff  # noqa: F401
+    from officegym.seed_data.store import WorldStore  # noqa: F401
 
 __all__ = ["WorldDiff", "WorldStore", "diff", "make"]
 __version__ = "0.1.0"
+
+_LAZY = {
+    "WorldDiff": "officegym.seed_data.diff",
+    "diff": "officegym.seed_data.diff",
+    "WorldStore": "officegym.seed_data.store",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'officegym' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
 
 
 def make(*args: Any, **kwargs: Any):

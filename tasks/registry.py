@@ -5,10 +5,14 @@ A template is a class with an `id` (`chat.post_update`), metadata, and five meth
 phrases the request, `user(params)` and `start_url(params)` set the scene, `solve(actions,
 params)` is the oracle and `verify(ctx, params)` grades. `instance(golden, seed)` ties them
 together deterministically: the same (template, world, seed) always gives the same task.
+
+Built-in templates are found by module name (`officegym.tasks.discovery`) and imported the
+first time they are asked for; `register` also takes templates from anywhere else.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import random
 import sqlite3
@@ -17,8 +21,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from officegym.apps import registry as apps
 from officegym.seed_data.connect import connect
 
+from . import discovery
 from .protocol import EpisodeContext, Task, TaskError, WorldSpec
 from .verdict import Verdict
 
@@ -117,7 +123,6 @@ class Template(ABC):
 
 
 _REGISTRY: dict[str, type[Template]] = {}
-_LOADED = False
 
 
 def register(cls: type[Template]) -> type[Template]:
@@ -132,34 +137,54 @@ def register(cls: type[Template]) -> type[Template]:
         raise TaskError(f"{template_id}: the template does not implement {missing}")
     if not 1 <= cls.difficulty <= 5:
         raise TaskError(f"{template_id}: difficulty must be 1-5, got {cls.difficulty!r}")
+    known_apps = {app.slug for app in apps.entries()}
+    unknown = [name for name in cls.apps if name not in known_apps]
+    if unknown or not cls.apps:
+        raise TaskError(
+            f"{template_id}: apps must name apps of officegym.apps ({', '.join(sorted(known_apps))}),"
+            f" got {cls.apps!r}"
+        )
     if cls.split not in ("train", "test"):
         raise TaskError(f"{template_id}: split must be 'train' or 'test', got {cls.split!r}")
     _REGISTRY[template_id] = cls
     return cls
 
 
-def _load_builtin() -> None:
-    global _LOADED
-    if not _LOADED:
-        _LOADED = True
-        from . import chat, crm  # noqa: F401  (register the chat and CRM templates)
+def _load(template_id: str) -> type[Template] | None:
+    """The template registered as `template_id`, importing its built-in module if need be."""
+    found = _REGISTRY.get(template_id)
+    if found is not None:
+        return found
+    module = discovery.module_of(template_id)
+    if module is None:
+        return None
+    importlib.import_module(module)
+    found = _REGISTRY.get(template_id)
+    if found is None:
+        raise TaskError(f"{module} registers no template with the id {template_id!r}")
+    return found
+
+
+def template_ids() -> list[str]:
+    """Every template id (built-in and registered), sorted, without loading any template."""
+    return sorted(set(discovery.template_ids()) | set(_REGISTRY))
 
 
 def get(template_id: str) -> Template:
     """A new instance of the template registered as `template_id`."""
-    _load_builtin()
-    try:
-        return _REGISTRY[template_id]()
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise UnknownTask(f"no task template {template_id!r}; registered: {known}") from None
+    found = _load(template_id)
+    if found is None:
+        known = ", ".join(template_ids()) or "none"
+        raise UnknownTask(f"no task template {template_id!r}; registered: {known}")
+    return found()
 
 
 def templates() -> Iterator[type[Template]]:
-    """Every registered template class, by id."""
-    _load_builtin()
-    for template_id in sorted(_REGISTRY):
-        yield _REGISTRY[template_id]
+    """Every template class, by id (loads every built-in template)."""
+    for template_id in template_ids():
+        found = _load(template_id)
+        if found is not None:
+            yield found
 
 
-__all__ = ["Split", "Template", "UnknownTask", "get", "register", "templates"]
+__all__ = ["Split", "Template", "UnknownTask", "get", "register", "template_ids", "templates"]

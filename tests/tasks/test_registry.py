@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from officegym.tasks.protocol import TaskError
-from officegym.tasks.registry import Template, UnknownTask, get, register, templates
+from officegym.tasks.registry import (
+    Template,
+    UnknownTask,
+    get,
+    register,
+    template_ids,
+    templates,
+)
 
 
 def test_a_template_missing_its_oracle_and_verifier_cannot_be_registered():
@@ -62,3 +72,31 @@ def test_every_template_has_complete_metadata():
         assert 1 <= t.difficulty <= 5 and len(t.difficulty_reason) > 10, t.id
         assert t.tags and set(t.tags) <= TAGS, (t.id, t.tags)
         assert 1 <= t.max_steps <= 100, t.id
+
+
+def test_template_ids_are_listed_without_loading_any_template():
+    code = (
+        "import sys\n"
+        "from officegym.tasks import registry\n"
+        "ids = registry.template_ids()\n"
+        "loaded = [m for m in sys.modules if m.startswith(('officegym.tasks.chat.', "
+        "'officegym.tasks.crm.'))]\n"
+        "print(len(ids), 'chat.post_update' in ids, loaded, 'flask' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    count, has_post_update, loaded, flask = out.stdout.split()
+    assert int(count) >= 50 and has_post_update == "True"
+    assert loaded == "[]" and flask == "False"
+
+
+def test_every_listed_id_loads_the_template_of_that_id():
+    assert [t.id for t in templates()] == template_ids()
+
+
+def test_a_template_must_name_apps_that_exist():
+    class Elsewhere(get("chat.post_update").__class__):
+        id = "chat.elsewhere_test"
+        apps = ("mail",)
+
+    with pytest.raises(TaskError, match="apps must name apps of officegym.apps"):
+        register(Elsewhere)
