@@ -17,18 +17,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import date, timedelta
 
 from markupsafe import escape
 from sqlalchemy import Select, and_, column, exists, func, or_, select, table, text
 from sqlalchemy.orm import Session
 
+from officegym.apps.web.localtime import day_start
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.chat import Attachment, Channel, Message
 from officegym.seed_data.search_index import FTS_TABLE
 
-from .service import visible_channel_ids
+from .access import dm_name, visible_channel_ids
 
 HAS_VALUES = ("link", "file")
 _FILTER = re.compile(r"(from|in|before|after|on|has):", re.IGNORECASE)
@@ -136,8 +136,7 @@ def _channel(db: Session, actor: Employee, value: str) -> tuple[int, str] | None
         person = _person(db, value[1:])
         if person is None:
             return None
-        ids = sorted({actor.id, person[0]})
-        name = f"dm-{ids[0]}-{ids[1]}"
+        name = dm_name({actor.id, person[0]})
         label = f"@{person[1]}"
     else:
         name = value.lstrip("#").lower()
@@ -212,21 +211,8 @@ def parse(db: Session, actor: Employee, query: str) -> ParsedQuery:
     return parsed
 
 
-def _timezone(actor: Employee) -> ZoneInfo | None:
-    try:
-        return ZoneInfo(actor.timezone) if actor.timezone else None
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
-
-
-def _day_start(day: date, tz: ZoneInfo | None) -> datetime:
-    """Midnight at the start of `day` in `tz`, as naive UTC (how times are stored)."""
-    local = datetime.combine(day, time(), tzinfo=tz or UTC)
-    return local.astimezone(UTC).replace(tzinfo=None)
-
-
 def _filtered(parsed: ParsedQuery, actor: Employee, statement: Select) -> Select:
-    tz = _timezone(actor)
+    tz = actor.timezone
     statement = statement.where(
         Message.deleted_at.is_(None), Message.channel_id.in_(visible_channel_ids(actor))
     )
@@ -235,14 +221,14 @@ def _filtered(parsed: ParsedQuery, actor: Employee, statement: Select) -> Select
     if parsed.channels:
         statement = statement.where(Message.channel_id.in_([i for i, _ in parsed.channels]))
     if parsed.before is not None:
-        statement = statement.where(Message.created_at < _day_start(parsed.before, tz))
+        statement = statement.where(Message.created_at < day_start(parsed.before, tz))
     if parsed.after is not None:
-        after = _day_start(parsed.after + timedelta(days=1), tz)
+        after = day_start(parsed.after + timedelta(days=1), tz)
         statement = statement.where(Message.created_at >= after)
     if parsed.on is not None:
         statement = statement.where(
-            Message.created_at >= _day_start(parsed.on, tz),
-            Message.created_at < _day_start(parsed.on + timedelta(days=1), tz),
+            Message.created_at >= day_start(parsed.on, tz),
+            Message.created_at < day_start(parsed.on + timedelta(days=1), tz),
         )
     if "link" in parsed.has:
         statement = statement.where(or_(*(Message.body.like(p) for p in _LINK_PATTERNS)))

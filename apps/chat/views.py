@@ -1,4 +1,4 @@
-"""Chat's pages: server-rendered HTML over `service.py`, every action a plain form or link.
+"""Chat's pages: server-rendered HTML over `reads` and `service`, every action a form or link.
 
 Reads render a page with the sidebar; writes are POSTs that redirect on success (PRG) and
 re-render the form with the service's message and a 4xx on bad input (the kit then rolls the
@@ -28,12 +28,20 @@ from werkzeug.datastructures import FileStorage
 
 from officegym.apps.web import current_user, get_db, login_required
 from officegym.apps.web.auth import safe_next
-from officegym.apps.web.errors import TITLES, error_response
+from officegym.apps.web.errors import (
+    TITLES,
+    AppError,
+    Conflict,
+    NotFound,
+    ValidationError,
+    error_response,
+)
+from officegym.apps.web.localtime import to_local
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.chat import Pin
 
-from . import service
+from . import reads, service
 from .blueprint import bp
 from .markdown import emoji_char
 
@@ -63,13 +71,13 @@ def emoji_filter(name: str) -> str:
 @bp.app_template_filter("chat_time")
 def chat_time(value: datetime) -> str:
     """A stored time as the viewer's wall-clock time, like "3:05 PM"."""
-    return service.to_local(value, _viewer_tz()).strftime("%I:%M %p").lstrip("0")
+    return reads.local_time(value, _viewer_tz())
 
 
 @bp.app_template_filter("chat_datetime")
 def chat_datetime(value: datetime) -> str:
     """The full date and time in the viewer's timezone, for hover titles."""
-    local = service.to_local(value, _viewer_tz())
+    local = to_local(value, _viewer_tz())
     return f"{local:%A, %B} {local.day}, {local:%Y} at " + local.strftime("%I:%M %p").lstrip("0")
 
 
@@ -88,7 +96,7 @@ def _viewer_tz() -> str | None:
 
 
 def _day_label(value: datetime, today: datetime) -> str:
-    local = service.to_local(value, _viewer_tz()).date()
+    local = to_local(value, _viewer_tz()).date()
     if local == today.date():
         return "Today"
     if local == (today - timedelta(days=1)).date():
@@ -102,19 +110,19 @@ class Row:
     """One line of the message list: a day separator (`day`) or a message (`message`)."""
 
     day: str | None = None
-    message: service.MessageView | None = None
+    message: reads.MessageView | None = None
     compact: bool = False
 
 
-def message_rows(messages: list[service.MessageView]) -> list[Row]:
+def message_rows(messages: list[reads.MessageView]) -> list[Row]:
     """Messages with day separators in the viewer's timezone; consecutive posts by one author
     within a few minutes are drawn compact (no avatar or name), as Slack does."""
     if not messages:
         return []
-    today = service.to_local(world_now(get_db()), _viewer_tz())
+    today = to_local(world_now(get_db()), _viewer_tz())
     rows: list[Row] = []
     last_day = None
-    previous: service.MessageView | None = None
+    previous: reads.MessageView | None = None
     for message in messages:
         day = _day_label(message.created_at, today)
         if day != last_day:
@@ -142,8 +150,8 @@ def _call(function: Callable, *args: Any, **kwargs: Any) -> Any:
     return function(get_db(), _actor(), *args, **kwargs)
 
 
-@bp.errorhandler(service.ChatError)
-def _chat_error(error: service.ChatError):
+@bp.errorhandler(AppError)
+def _chat_error(error: AppError):
     """A service refusal no form handles ends the request with the kit's error page."""
     return error_response(error.status, TITLES.get(error.status, "Error"), error.message)
 
@@ -160,7 +168,7 @@ def _shell(**context: Any) -> dict[str, Any]:
     context.setdefault("active_channel_id", None)
     context.setdefault("active_page", None)
     return {
-        "sidebar": service.sidebar(db, user),
+        "sidebar": reads.sidebar(db, user),
         "me": user,
         "quick_reactions": QUICK_REACTIONS,
         "picker_reactions": PICKER_REACTIONS,
@@ -206,11 +214,11 @@ def index():
     """Open #general, or the first channel in the sidebar."""
     db = get_db()
     try:
-        general = service.channel_by_name(db, _actor(), service.GENERAL)
+        general = reads.channel_by_name(db, _actor(), service.GENERAL)
         return redirect(url_for("chat.channel", channel_id=general.id))
-    except service.NotFound:
+    except NotFound:
         pass
-    bar = service.sidebar(db, _actor())
+    bar = reads.sidebar(db, _actor())
     first = (bar.channels or bar.dms or [None])[0]
     if first is None:
         return redirect(url_for("chat.browse"))
@@ -230,19 +238,19 @@ def _channel_page(
     status: int = 200,
     error: str | None = None,
     draft: str = "",
-    thread_view: service.ThreadView | None = None,
+    thread_view: reads.ThreadView | None = None,
     thread_error: str | None = None,
     thread_draft: str = "",
     highlight: int | None = None,
 ):
     db = get_db()
-    detail = _call(service.channel, channel_id)
+    detail = _call(reads.channel, channel_id)
     before = _int_arg("before")
     around = highlight if thread_view is None else None
     if around is not None:
-        page = _call(service.history, channel_id, limit=PAGE_SIZE, around_id=around)
+        page = _call(reads.history, channel_id, limit=PAGE_SIZE, around_id=around)
     else:
-        page = _call(service.history, channel_id, before_id=before, limit=PAGE_SIZE)
+        page = _call(reads.history, channel_id, before_id=before, limit=PAGE_SIZE)
     if request.method == "GET" and before is None and around is None and detail.is_member:
         service.mark_read(db, _actor(), channel_id)
     pin_count = db.scalar(select(func.count()).select_from(Pin).where(Pin.channel_id == channel_id))
@@ -277,7 +285,7 @@ def post(channel_id: int):
     body = request.form.get("body", "")
     try:
         sent = service.post_message(get_db(), _actor(), channel_id, body, files=_uploads())
-    except (service.ValidationError, service.Conflict) as error:
+    except (ValidationError, Conflict) as error:
         return _channel_page(channel_id, status=error.status, error=error.message, draft=body)
     return redirect(url_for("chat.channel", channel_id=channel_id) + f"#{_message_anchor(sent.id)}")
 
@@ -290,11 +298,11 @@ def details(channel_id: int):
 
 def _details_page(channel_id: int, status: int = 200, error: str | None = None, **values: Any):
     db = get_db()
-    detail = _call(service.channel, channel_id)
-    people = service.members(db, _actor(), channel_id)
+    detail = _call(reads.channel, channel_id)
+    people = reads.members(db, _actor(), channel_id)
     member_ids = {p.id for p in people}
     query = request.args.get("q", "").strip()
-    candidates = [p for p in service.people(db, query, limit=200) if p.id not in member_ids][:60]
+    candidates = [p for p in reads.people(db, query, limit=200) if p.id not in member_ids][:60]
     return _render(
         "chat/details.html",
         status,
@@ -312,7 +320,7 @@ def _channel_form_write(channel_id: int, write: Callable[[], Any], done: str, **
     """Run a details-page write; on bad input re-render the details page with the message."""
     try:
         write()
-    except (service.ValidationError, service.Conflict) as error:
+    except (ValidationError, Conflict) as error:
         return _details_page(channel_id, error.status, error=error.message, **values)
     flash(done, "success")
     return _back(url_for("chat.details", channel_id=channel_id))
@@ -366,7 +374,7 @@ def join(channel_id: int):
 @bp.post("/c/<int:channel_id>/leave")
 @login_required
 def leave(channel_id: int):
-    detail = _call(service.channel, channel_id)
+    detail = _call(reads.channel, channel_id)
     _call(service.leave_channel, channel_id)
     flash(f"You left {detail.label if detail.kind != 'channel' else '#' + detail.name}.", "info")
     return redirect(url_for("chat.index"))
@@ -398,8 +406,8 @@ def mark_read(channel_id: int):
 @bp.get("/c/<int:channel_id>/pins")
 @login_required
 def pins(channel_id: int):
-    detail = _call(service.channel, channel_id)
-    items = _call(service.pinned, channel_id)
+    detail = _call(reads.channel, channel_id)
+    items = _call(reads.pinned, channel_id)
     return _render(
         "chat/list.html",
         channel=detail,
@@ -415,7 +423,7 @@ def pins(channel_id: int):
 def browse():
     query = request.args.get("q", "").strip()
     archived = request.args.get("archived") == "1"
-    found = service.browse_channels(get_db(), _actor(), query, include_archived=archived)
+    found = reads.browse_channels(get_db(), _actor(), query, include_archived=archived)
     return _render(
         "chat/browse.html", channels=found, query=query, archived=archived, active_page="browse"
     )
@@ -446,12 +454,12 @@ def new_channel():
                 description=values["description"],
                 member_ids=values["ids"],
             )
-        except (service.ValidationError, service.Conflict) as err:
+        except (ValidationError, Conflict) as err:
             error, field, status = err.message, err.field, err.status
         else:
             flash(f"Created #{created.name}.", "success")
             return redirect(url_for("chat.channel", channel_id=created.id))
-    people = [p for p in service.people(get_db(), "", limit=500) if p.id != _actor().id]
+    people = [p for p in reads.people(get_db(), "", limit=500) if p.id != _actor().id]
     return _render(
         "chat/new_channel.html",
         status,
@@ -474,12 +482,12 @@ def new_dm():
         chosen = _ids("employee_ids")
         try:
             opened = service.open_dm(get_db(), _actor(), chosen)
-        except (service.ValidationError, service.Conflict) as err:
+        except (ValidationError, Conflict) as err:
             error, status = err.message, err.status
         else:
             return redirect(url_for("chat.channel", channel_id=opened.id))
     query = request.args.get("q", "").strip()
-    people = [p for p in service.people(get_db(), query, limit=500) if p.id != _actor().id]
+    people = [p for p in reads.people(get_db(), query, limit=500) if p.id != _actor().id]
     return _render(
         "chat/new_dm.html",
         status,
@@ -498,7 +506,7 @@ def new_dm():
 @login_required
 def permalink(message_id: int):
     """A message's address: its channel page (or thread) with the message highlighted."""
-    channel_id, found_id, parent_id = _call(service.permalink, message_id)
+    channel_id, found_id, parent_id = _call(reads.permalink, message_id)
     anchor = f"#{_message_anchor(found_id)}"
     if parent_id is not None:
         return redirect(url_for("chat.thread", message_id=parent_id, m=found_id) + anchor)
@@ -508,14 +516,14 @@ def permalink(message_id: int):
 @bp.get("/t/<int:message_id>")
 @login_required
 def thread(message_id: int):
-    view = _call(service.thread, message_id)
+    view = _call(reads.thread, message_id)
     return _channel_page(view.channel.id, thread_view=view, highlight=_int_arg("m"))
 
 
 @bp.post("/t/<int:message_id>/reply")
 @login_required
 def reply(message_id: int):
-    view = _call(service.thread, message_id)
+    view = _call(reads.thread, message_id)
     body = request.form.get("body", "")
     also = request.form.get("also_in_channel") == "1"
     try:
@@ -528,7 +536,7 @@ def reply(message_id: int):
             also_in_channel=also,
             files=_uploads(),
         )
-    except (service.ValidationError, service.Conflict) as error:
+    except (ValidationError, Conflict) as error:
         return _channel_page(
             view.channel.id,
             status=error.status,
@@ -543,16 +551,16 @@ def reply(message_id: int):
 @bp.route("/m/<int:message_id>/edit", methods=("GET", "POST"))
 @login_required
 def edit(message_id: int):
-    found = _call(service.message, message_id)
+    found = _call(reads.message, message_id)
     if not found.is_mine or found.deleted:
         abort(403, "You can only edit your own messages.")
-    detail = _call(service.channel, found.channel_id)
+    detail = _call(reads.channel, found.channel_id)
     body, error, status = found.body, None, 200
     if request.method == "POST":
         body = request.form.get("body", "")
         try:
             service.edit_message(get_db(), _actor(), message_id, body)
-        except (service.ValidationError, service.Conflict) as err:
+        except (ValidationError, Conflict) as err:
             error, status = err.message, err.status
         else:
             return redirect(url_for("chat.permalink", message_id=message_id))
@@ -570,10 +578,10 @@ def edit(message_id: int):
 @bp.route("/m/<int:message_id>/delete", methods=("GET", "POST"))
 @login_required
 def delete(message_id: int):
-    found = _call(service.message, message_id)
+    found = _call(reads.message, message_id)
     if not found.is_mine or found.deleted:
         abort(403, "You can only delete your own messages.")
-    detail = _call(service.channel, found.channel_id)
+    detail = _call(reads.channel, found.channel_id)
     if request.method == "POST":
         _call(service.delete_message, message_id)
         flash("Message deleted.", "info")
@@ -605,8 +613,8 @@ def react(message_id: int):
 @login_required
 def reaction_picker(message_id: int):
     """Every reaction as a button: the no-JavaScript emoji picker."""
-    found = _call(service.message, message_id)
-    detail = _call(service.channel, found.channel_id)
+    found = _call(reads.message, message_id)
+    detail = _call(reads.channel, found.channel_id)
     return _render(
         "chat/react.html",
         message=found,
@@ -644,7 +652,7 @@ def unsave(message_id: int):
 @login_required
 def download(attachment_id: int, filename: str):
     """An attachment's bytes, always as a download with its stored type."""
-    row = _call(service.attachment, attachment_id)
+    row = _call(reads.attachment, attachment_id)
     if filename != row.filename:
         return redirect(url_for("chat.download", attachment_id=row.id, filename=row.filename))
     import io
@@ -669,14 +677,14 @@ def download(attachment_id: int, filename: str):
 def search():
     query = request.args.get("q", "").strip()
     page = _int_arg("page") or 1
-    results = service.search(get_db(), _actor(), query, page=page) if query else None
+    results = reads.search(get_db(), _actor(), query, page=page) if query else None
     return _render("chat/search.html", query=query, results=results, active_page="search")
 
 
 @bp.get("/activity")
 @login_required
 def activity():
-    items = service.mentions(get_db(), _actor(), before_id=_int_arg("before"), limit=PAGE_SIZE)
+    items = reads.mentions(get_db(), _actor(), before_id=_int_arg("before"), limit=PAGE_SIZE)
     return _render(
         "chat/list.html",
         heading="Mentions",
@@ -690,7 +698,7 @@ def activity():
 @bp.get("/saved")
 @login_required
 def saved():
-    items = service.saved(get_db(), _actor())
+    items = reads.saved(get_db(), _actor())
     return _render(
         "chat/list.html",
         heading="Saved items",
@@ -704,14 +712,14 @@ def saved():
 @login_required
 def people():
     query = request.args.get("q", "").strip()
-    found = service.people(get_db(), query, limit=200)
+    found = reads.people(get_db(), query, limit=200)
     return _render("chat/people.html", people=found, query=query, active_page="people")
 
 
 @bp.get("/people/<int:employee_id>")
 @login_required
 def person(employee_id: int):
-    found = service.profile(get_db(), employee_id)
+    found = reads.profile(get_db(), employee_id)
     return _render("chat/profile.html", profile=found, active_page="people")
 
 
@@ -744,7 +752,7 @@ def status():
             }
         try:
             service.set_status(get_db(), user, values["emoji"], values["text"])
-        except service.ValidationError as err:
+        except ValidationError as err:
             error, code = err.message, err.status
         else:
             flash("Status updated." if values["text"] or values["emoji"] else "Status cleared.")

@@ -15,11 +15,15 @@ any active employee; changing a record, or handing it to someone else, needs edi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from officegym.apps.web.errors import Forbidden
 from officegym.seed_data.schema import Employee
+
+from .fields import ObjectType
 
 
 @dataclass(frozen=True)
@@ -60,4 +64,27 @@ def edit_scope(db: Session, actor: Employee) -> EditScope:
     return EditScope(actor.id, actor.role, False, frozenset(owners))
 
 
-__all__ = ["EditScope", "edit_scope", "reports_of"]
+def owner_of(spec: ObjectType, row: Any) -> int:
+    """The employee whose record `row` is, for edit rights: its owner (a note's author)."""
+    return getattr(row, spec.owner_field)
+
+
+def can_edit(db: Session, actor: Employee, spec: ObjectType, row: Any) -> bool:
+    """Whether `actor` may change the stored record `row` of kind `spec`."""
+    return edit_scope(db, actor).allows(owner_of(spec, row))
+
+
+def require_edit(
+    db: Session, actor: Employee, spec: ObjectType, row: Any, scope: EditScope | None = None
+) -> None:
+    """Forbidden, naming the owner and the rule, unless `actor` may change `row` (`scope`, when
+    given, is `actor`'s, to check many rows with one look at the org chart)."""
+    scope = scope or edit_scope(db, actor)
+    if scope.allows(owner_of(spec, row)):
+        return
+    owner = db.get(Employee, owner_of(spec, row))
+    name = owner.display_name if owner else "someone else"
+    raise Forbidden(f"This {spec.noun} belongs to {name}. {scope.rule()}")
+
+
+__all__ = ["EditScope", "can_edit", "edit_scope", "owner_of", "reports_of", "require_edit"]

@@ -15,7 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ValidationError
+from officegym.apps.web.errors import ValidationError
+
 from .fields import ObjectType
 
 MAX_IMPORT_ROWS = 50_000

@@ -5,19 +5,26 @@ suffixes are set aside ("ACME Corporation" = "Acme Corp"). Contacts match on the
 address, or on names that are nearly the same (a transposed or dropped letter, Jon/John) at the
 same account. Leads match contacts and other leads on email, or on nearly the same name at the
 same company. Each match says why, in words.
+
+A write that would make a likely duplicate is refused with `LikelyDuplicate`, which carries the
+candidates: the pages list them with a "create anyway" choice, the API adds them to its error
+object as `duplicates`.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from difflib import SequenceMatcher
+from typing import Any
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
+from officegym.apps.web.errors import Conflict
 from officegym.seed_data.schema import Account, Contact, Employee, Lead
 
 NAME_SIMILARITY = 0.85
@@ -51,6 +58,20 @@ class DuplicateGroup:
     @property
     def ids(self) -> tuple[int, ...]:
         return tuple(r.id for r in self.records)
+
+
+class LikelyDuplicate(Conflict):
+    """A new record looks like records that exist (`duplicates`); the writer may confirm that
+    it is a different one and try again."""
+
+    def __init__(
+        self, message: str, duplicates: Sequence[Candidate], field: str | None = None
+    ) -> None:
+        super().__init__(message, field)
+        self.duplicates = tuple(duplicates)
+
+    def details(self) -> dict[str, Any]:
+        return {"duplicates": list(self.duplicates)} if self.duplicates else {}
 
 
 def company_key(name: str) -> str:
@@ -338,6 +359,7 @@ def duplicate_groups(db: Session, key: str) -> list[DuplicateGroup]:
 __all__ = [
     "Candidate",
     "DuplicateGroup",
+    "LikelyDuplicate",
     "account_matches",
     "company_key",
     "contact_matches",

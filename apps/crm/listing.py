@@ -19,12 +19,12 @@ from typing import Any
 from sqlalchemy import Select, and_, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
+from officegym.apps.web.errors import ValidationError
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.crm import Account, Opportunity
 
 from .access import edit_scope, reports_of
-from .errors import ValidationError
 from .fields import (
     ACCOUNT_TYPES,
     ACTIVITY_KINDS,

@@ -1,64 +1,72 @@
-"""The OpenAPI 3.1 document of the CRM JSON API (api.py), written by hand."""
+"""The OpenAPI 3.1 document of the CRM JSON API (api.py), written by hand on the kit's scaffold
+(`officegym.apps.web.openapi`): the CRM's schemas and paths, its wording of the error replies,
+and its error envelope, which adds the likely duplicates of a refused record; the session
+cookie and the CSRF header come from the kit."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from .api import CSRF_HEADER, CSRF_HEADER_VALUE
+from officegym.apps.web.openapi import (
+    BOOL,
+    DATE,
+    IDS,
+    INT,
+    NULL_INT,
+    NULL_TIME,
+    STR,
+    TIME,
+    error_schema,
+    list_of,
+    obj,
+    operation,
+    param,
+    ref,
+)
+from officegym.apps.web.openapi import document as kit_document
+
 from .fields import OBJECTS
 from .listing import FILTERS
 
 PREFIX = "/crm/api"
+DESCRIPTION = "JSON over the CRM's service layer."
 LIST_OBJECTS = ["accounts", "contacts", "leads", "opportunities", "activities"]
 RECORD_OBJECTS = [*LIST_OBJECTS, "notes"]
 MERGE_OBJECTS = ["accounts", "contacts", "leads"]
+NULL_STR: dict[str, Any] = {"type": ["string", "null"]}
 
-
-def _ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _list(schema: dict) -> dict:
-    return {"type": "array", "items": schema}
-
-
-def _obj(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict:
-    schema: dict[str, Any] = {"type": "object", "properties": props}
-    if required:
-        schema["required"] = list(required)
-    return schema
-
-
-_STR = {"type": "string"}
-_NSTR = {"type": ["string", "null"]}
-_INT = {"type": "integer"}
-_NINT = {"type": ["integer", "null"]}
-_BOOL = {"type": "boolean"}
-_TIME = {"type": "string", "format": "date-time"}
-_NTIME = {"type": ["string", "null"], "format": "date-time"}
-_IDS = {"type": "array", "items": _INT}
+# The error replies of every CRM route, in the CRM's words (409 only on writes).
+ERRORS = {
+    "401": "Not signed in",
+    "403": "Not allowed (or missing the CSRF header on a write)",
+    "404": "No such record",
+    "409": "Conflicts with the current state (converted lead, probable duplicate, still referenced)",
+    "422": "Invalid input; `fields` says what is wrong with each field",
+}
+_op = partial(operation, errors=ERRORS)
 
 _KIND_SCHEMA = {
-    "text": _NSTR,
-    "textarea": _NSTR,
+    "text": NULL_STR,
+    "textarea": NULL_STR,
     "email": {"type": ["string", "null"], "format": "email"},
-    "phone": _NSTR,
+    "phone": NULL_STR,
     "url": {"type": ["string", "null"], "format": "uri"},
-    "int": _NINT,
+    "int": NULL_INT,
     "money": {"type": ["integer", "null"], "minimum": 0},
     "percent": {"type": ["integer", "null"], "minimum": 0, "maximum": 100},
     "date": {"type": ["string", "null"], "format": "date"},
     "employee": {"type": ["integer", "string", "null"], "description": "employee id or email"},
     "account": {"type": ["integer", "string", "null"], "description": "account id or exact name"},
     "contact": {"type": ["integer", "string", "null"], "description": "contact id or full name"},
-    "opportunity": _NINT,
+    "opportunity": NULL_INT,
 }
 
 
 def _values_schema(key: str) -> dict:
     props: dict[str, Any] = {}
     for f in OBJECTS[key].fields:
-        schema = dict(_KIND_SCHEMA.get(f.kind, _NSTR))
+        schema = dict(_KIND_SCHEMA.get(f.kind, NULL_STR))
         if f.kind == "choice":
             schema = {"enum": [*f.choices, None]}
         schema["title"] = f.label
@@ -68,109 +76,94 @@ def _values_schema(key: str) -> dict:
 
 def _schemas() -> dict[str, dict]:
     schemas: dict[str, dict] = {
-        "Error": _obj(
+        "Error": error_schema(duplicates=list_of("Candidate")),
+        "Person": obj(
             {
-                "error": _obj(
-                    {
-                        "status": _INT,
-                        "title": _STR,
-                        "message": _STR,
-                        "field": _STR,
-                        "fields": {"type": "object", "additionalProperties": _STR},
-                        "duplicates": _list(_ref("Candidate")),
-                    },
-                    ("status", "title", "message"),
-                )
-            },
-            ("error",),
-        ),
-        "Person": _obj(
-            {
-                "id": _INT,
-                "display_name": _STR,
-                "title": _STR,
-                "email": _STR,
-                "avatar_color": _STR,
-                "is_active": _BOOL,
+                "id": INT,
+                "display_name": STR,
+                "title": STR,
+                "email": STR,
+                "avatar_color": STR,
+                "is_active": BOOL,
             }
         ),
-        "Link": _obj({"key": _STR, "id": _INT, "title": _STR}),
-        "Record": _obj(
+        "Link": obj({"key": STR, "id": INT, "title": STR}),
+        "Record": obj(
             {
                 "object": {"enum": RECORD_OBJECTS},
-                "id": _INT,
-                "title": _STR,
-                "owner": _ref("Person"),
+                "id": INT,
+                "title": STR,
+                "owner": ref("Person"),
                 "values": {"type": "object"},
-                "created_at": _TIME,
-                "updated_at": _NTIME,
-                "can_edit": _BOOL,
-                "changed": _list(_STR),
-                "related": _list({"type": "object"}),
-                "open_activities": _list({"type": "object"}),
-                "past_activities": _list({"type": "object"}),
-                "notes": _list({"type": "object"}),
-                "history": _list(_ref("HistoryEntry")),
+                "created_at": TIME,
+                "updated_at": NULL_TIME,
+                "can_edit": BOOL,
+                "changed": list_of(STR),
+                "related": list_of({"type": "object"}),
+                "open_activities": list_of({"type": "object"}),
+                "past_activities": list_of({"type": "object"}),
+                "notes": list_of({"type": "object"}),
+                "history": list_of("HistoryEntry"),
             }
         ),
-        "HistoryEntry": _obj(
+        "HistoryEntry": obj(
             {
-                "field": _STR,
-                "label": _STR,
-                "old": _NSTR,
-                "new": _NSTR,
-                "by": _ref("Person"),
-                "at": _TIME,
+                "field": STR,
+                "label": STR,
+                "old": NULL_STR,
+                "new": NULL_STR,
+                "by": ref("Person"),
+                "at": TIME,
             }
         ),
-        "ListPage": _obj(
+        "ListPage": obj(
             {
                 "object": {"enum": LIST_OBJECTS},
-                "total": _INT,
-                "page": _INT,
-                "per_page": _INT,
-                "pages": _INT,
-                "sort": _STR,
+                "total": INT,
+                "page": INT,
+                "per_page": INT,
+                "pages": INT,
+                "sort": STR,
                 "dir": {"enum": ["asc", "desc"]},
-                "view": _NSTR,
-                "params": {"type": "object", "additionalProperties": _STR},
-                "rows": _list({"type": "object"}),
+                "view": NULL_STR,
+                "params": {"type": "object", "additionalProperties": STR},
+                "rows": list_of({"type": "object"}),
             }
         ),
-        "Candidate": _obj(
+        "Candidate": obj(
             {
-                "key": _STR,
-                "id": _INT,
-                "title": _STR,
-                "detail": _STR,
-                "owner": _STR,
-                "created_at": _TIME,
-                "reason": _STR,
+                "key": STR,
+                "id": INT,
+                "title": STR,
+                "detail": STR,
+                "owner": STR,
+                "created_at": TIME,
+                "reason": STR,
             }
         ),
-        "DuplicateGroup": _obj({"key": _STR, "records": _list(_ref("Candidate")), "reason": _STR}),
-        "Conversion": _obj(
+        "DuplicateGroup": obj({"key": STR, "records": list_of("Candidate"), "reason": STR}),
+        "Conversion": obj(
             {
-                "account_id": _INT,
-                "contact_id": _INT,
-                "opportunity_id": _NINT,
-                "created_account": _BOOL,
-                "created_contact": _BOOL,
+                "account_id": INT,
+                "contact_id": INT,
+                "opportunity_id": NULL_INT,
+                "created_account": BOOL,
+                "created_contact": BOOL,
             }
         ),
-        "RowResult": _obj(
+        "RowResult": obj(
             {
-                "line": _INT,
+                "line": INT,
                 "values": {"type": "object"},
-                "errors": {"type": "object", "additionalProperties": _STR},
+                "errors": {"type": "object", "additionalProperties": STR},
             }
         ),
-        "Figure": _obj(
+        "Figure": obj(
             {
-                "count": _INT,
-                "amount": _INT,
-                "weighted": _INT,
-                "params": {"type": "object", "additionalProperties": _STR},
+                "count": INT,
+                "amount": INT,
+                "weighted": INT,
+                "params": {"type": "object", "additionalProperties": STR},
             }
         ),
     }
@@ -179,130 +172,72 @@ def _schemas() -> dict[str, dict]:
     return schemas
 
 
-_ERRORS = {
-    "401": "Not signed in",
-    "403": "Not allowed (or missing the CSRF header on a write)",
-    "404": "No such record",
-    "409": "Conflicts with the current state (converted lead, probable duplicate, still referenced)",
-    "422": "Invalid input; `fields` says what is wrong with each field",
-}
-
-
-def _param(name: str, where: str = "path", schema: dict | None = None, required=None) -> dict:
-    return {
-        "name": name,
-        "in": where,
-        "required": where == "path" if required is None else required,
-        "schema": schema or (_INT if where == "path" else _STR),
-    }
-
-
-def _op(
-    summary: str,
-    response: dict | None,
-    *,
-    status: str = "200",
-    write: bool = False,
-    params: tuple = (),
-    body: dict | None = None,
-) -> dict:
-    responses: dict[str, Any] = {}
-    if response is None:
-        responses[status] = {"description": "Done"}
-    else:
-        responses[status] = {
-            "description": "OK",
-            "content": {"application/json": {"schema": response}},
-        }
-    for code, text in _ERRORS.items():
-        if code == "409" and not write:
-            continue
-        responses[code] = {
-            "description": text,
-            "content": {"application/json": {"schema": _ref("Error")}},
-        }
-    op: dict[str, Any] = {"summary": summary, "responses": responses}
-    all_params = list(params)
-    if write:
-        all_params.append(
-            {
-                "name": CSRF_HEADER,
-                "in": "header",
-                "required": True,
-                "schema": {"const": CSRF_HEADER_VALUE},
-            }
-        )
-    if all_params:
-        op["parameters"] = all_params
-    if body is not None:
-        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
-    return op
-
-
 def _list_params(key: str) -> tuple:
     params = [
-        _param("q", "query"),
-        _param("view", "query"),
-        _param("sort", "query"),
-        _param("dir", "query", {"enum": ["asc", "desc"]}),
-        _param("page", "query", _INT),
-        _param("per_page", "query", {"enum": [25, 50, 100, 200]}),
+        param("q", "query"),
+        param("view", "query"),
+        param("sort", "query"),
+        param("dir", "query", {"enum": ["asc", "desc"]}),
+        param("page", "query", INT),
+        param("per_page", "query", {"enum": [25, 50, 100, 200]}),
     ]
     for f in FILTERS[key]:
         if f.kind == "date":
             params += [
-                _param(f.name, "query"),
-                _param(f"{f.name}_from", "query", {"type": "string", "format": "date"}),
-                _param(f"{f.name}_to", "query", {"type": "string", "format": "date"}),
+                param(f.name, "query"),
+                param(f"{f.name}_from", "query", DATE),
+                param(f"{f.name}_to", "query", DATE),
             ]
         elif f.kind == "number":
             params += [
-                _param(f"{f.name}_min", "query", _INT),
-                _param(f"{f.name}_max", "query", _INT),
+                param(f"{f.name}_min", "query", INT),
+                param(f"{f.name}_max", "query", INT),
             ]
         else:
-            params.append(_param(f.name, "query"))
+            params.append(param(f.name, "query"))
     return tuple(params)
 
 
 def document() -> dict:
-    """The whole document (paths relative to the server root)."""
+    """The whole document (paths relative to `PREFIX`)."""
     paths: dict[str, dict] = {
         "/objects": {
-            "get": _op("Object types, fields, picklists and list views", _list({"type": "object"}))
+            "get": _op(
+                "Object types, fields, picklists and list views", list_of({"type": "object"})
+            )
         },
     }
     for key in RECORD_OBJECTS:
         spec = OBJECTS[key]
-        values = _ref(f"{spec.singular}Values")
+        values = ref(f"{spec.singular}Values")
         create_body = {
             "allOf": [
                 values,
-                _obj({"allow_duplicate": _BOOL}),
+                obj({"allow_duplicate": BOOL}),
             ]
         }
         collection: dict[str, Any] = {
             "post": _op(
-                f"Create a {spec.noun}", _ref("Record"), status="201", write=True, body=create_body
+                f"Create a {spec.noun}", ref("Record"), status="201", write=True, body=create_body
             )
         }
         if key in LIST_OBJECTS:
             collection["get"] = _op(
                 f"List {spec.plural.lower()} (search, filters, sort, saved views, pages)",
-                _ref("ListPage"),
+                ref("ListPage"),
                 params=_list_params(key),
             )
         paths[f"/{key}"] = collection
-        rid = _param("record_id")
+        rid = param("record_id")
         paths[f"/{key}/{{record_id}}"] = {
             "get": _op(
                 f"A {spec.noun} with related lists, activities, notes and history",
-                _ref("Record"),
+                ref("Record"),
                 params=(rid,),
             ),
             "patch": _op(
                 f"Change fields of a {spec.noun}",
-                _ref("Record"),
+                ref("Record"),
                 write=True,
                 params=(rid,),
                 body=values,
@@ -316,15 +251,15 @@ def document() -> dict:
             ),
         }
         paths[f"/{key}/{{record_id}}/history"] = {
-            "get": _op("Field history", _list(_ref("HistoryEntry")), params=(rid,))
+            "get": _op("Field history", list_of("HistoryEntry"), params=(rid,))
         }
         if key in LIST_OBJECTS:
             paths[f"/{key}/bulk"] = {
                 "post": _op(
                     f"Set owner/stage/status on many {spec.plural.lower()} (all or none)",
-                    _obj({"changed": _INT}),
+                    obj({"changed": INT}),
                     write=True,
-                    body=_obj({"ids": _IDS, "field": _STR, "value": {}}, ("ids", "field", "value")),
+                    body=obj({"ids": IDS, "field": STR, "value": {}}, ("ids", "field", "value")),
                 )
             }
     for key in MERGE_OBJECTS:
@@ -332,28 +267,28 @@ def document() -> dict:
         paths[f"/{key}/merge"] = {
             "post": _op(
                 f"Merge 2-3 {spec.plural.lower()}",
-                _ref("Record"),
+                ref("Record"),
                 write=True,
-                body=_obj(
+                body=obj(
                     {
-                        "ids": _IDS,
-                        "master_id": _INT,
-                        "picks": {"type": "object", "additionalProperties": _INT},
+                        "ids": IDS,
+                        "master_id": INT,
+                        "picks": {"type": "object", "additionalProperties": INT},
                     },
                     ("ids", "master_id"),
                 ),
             )
         }
         paths[f"/duplicates/{key}"] = {
-            "get": _op(f"Possible duplicate {spec.plural.lower()}", _list(_ref("DuplicateGroup")))
+            "get": _op(f"Possible duplicate {spec.plural.lower()}", list_of("DuplicateGroup"))
         }
     paths["/opportunities/{record_id}/stage"] = {
         "post": _op(
             "Move a deal to a stage",
-            _ref("Record"),
+            ref("Record"),
             write=True,
-            params=(_param("record_id"),),
-            body=_obj(
+            params=(param("record_id"),),
+            body=obj(
                 {"stage": {"enum": list(OBJECTS["opportunities"].field("stage").choices)}},
                 ("stage",),
             ),
@@ -361,32 +296,32 @@ def document() -> dict:
     }
     paths["/activities/{record_id}/complete"] = {
         "post": _op(
-            "Mark an activity completed", _ref("Record"), write=True, params=(_param("record_id"),)
+            "Mark an activity completed", ref("Record"), write=True, params=(param("record_id"),)
         )
     }
     paths["/leads/{lead_id}/conversion-candidates"] = {
         "get": _op(
             "Existing accounts and contacts the lead may be",
-            _obj({"accounts": _list(_ref("Candidate")), "contacts": _list(_ref("Candidate"))}),
-            params=(_param("lead_id"),),
+            obj({"accounts": list_of("Candidate"), "contacts": list_of("Candidate")}),
+            params=(param("lead_id"),),
         )
     }
     paths["/leads/{lead_id}/convert"] = {
         "post": _op(
             "Convert a lead into an account, contact and optional opportunity",
-            _ref("Conversion"),
+            ref("Conversion"),
             status="201",
             write=True,
-            params=(_param("lead_id"),),
-            body=_obj(
+            params=(param("lead_id"),),
+            body=obj(
                 {
-                    "account_id": _NINT,
-                    "account_name": _NSTR,
-                    "contact_id": _NINT,
-                    "create_opportunity": _BOOL,
-                    "opportunity_name": _NSTR,
+                    "account_id": NULL_INT,
+                    "account_name": NULL_STR,
+                    "contact_id": NULL_INT,
+                    "create_opportunity": BOOL,
+                    "opportunity_name": NULL_STR,
                     "owner_id": {"type": ["integer", "string", "null"]},
-                    "allow_duplicate": _BOOL,
+                    "allow_duplicate": BOOL,
                 }
             ),
         )
@@ -394,21 +329,21 @@ def document() -> dict:
     paths["/contacts/import"] = {
         "post": _op(
             "Import contacts from CSV text: bad rows rejected, valid rows all imported together",
-            _obj(
+            obj(
                 {
-                    "imported": _INT,
-                    "contact_ids": _IDS,
-                    "rejected": _list(_ref("RowResult")),
-                    "total_rows": _INT,
-                    "valid": _INT,
+                    "imported": INT,
+                    "contact_ids": IDS,
+                    "rejected": list_of("RowResult"),
+                    "total_rows": INT,
+                    "valid": INT,
                 }
             ),
             write=True,
-            body=_obj(
+            body=obj(
                 {
-                    "csv": _STR,
-                    "mapping": {"type": "object", "additionalProperties": _STR},
-                    "dry_run": _BOOL,
+                    "csv": STR,
+                    "mapping": {"type": "object", "additionalProperties": STR},
+                    "dry_run": BOOL,
                 },
                 ("csv",),
             ),
@@ -417,51 +352,24 @@ def document() -> dict:
     paths["/reports/pipeline"] = {
         "get": _op(
             "Open pipeline by stage and owner; won and lost this quarter",
-            _obj(
+            obj(
                 {
-                    "stages": _list({"type": "array"}),
-                    "owners": _list({"type": "object"}),
-                    "total": _ref("Figure"),
-                    "won": _ref("Figure"),
-                    "lost": _ref("Figure"),
-                    "quarter": _list({"type": "string", "format": "date"}),
-                    "win_rate": _NINT,
+                    "stages": list_of({"type": "array"}),
+                    "owners": list_of({"type": "object"}),
+                    "total": ref("Figure"),
+                    "won": ref("Figure"),
+                    "lost": ref("Figure"),
+                    "quarter": list_of(DATE),
+                    "win_rate": NULL_INT,
                 }
             ),
             params=(
-                _param("scope", "query", {"enum": ["", "team", "me"]}),
-                _param("close", "query"),
+                param("scope", "query", {"enum": ["", "team", "me"]}),
+                param("close", "query"),
             ),
         )
     }
-    paths["/openapi.json"] = {
-        "get": {
-            "summary": "This document",
-            "security": [],
-            "responses": {"200": {"description": "OpenAPI 3.1 document"}},
-        }
-    }
-    return {
-        "openapi": "3.1.0",
-        "info": {
-            "title": "officegym CRM API",
-            "version": "1",
-            "description": (
-                "JSON over the CRM's service layer. Sign in through /login; the session cookie "
-                f"authenticates. Writes need the header '{CSRF_HEADER}: {CSRF_HEADER_VALUE}' "
-                "(CSRF defence)."
-            ),
-        },
-        "servers": [{"url": PREFIX}],
-        "components": {
-            "schemas": _schemas(),
-            "securitySchemes": {
-                "session": {"type": "apiKey", "in": "cookie", "name": "officegym_session"}
-            },
-        },
-        "security": [{"session": []}],
-        "paths": paths,
-    }
+    return kit_document("CRM", PREFIX, DESCRIPTION, _schemas(), paths)
 
 
-__all__ = ["PREFIX", "document"]
+__all__ = ["ERRORS", "PREFIX", "document"]

@@ -6,21 +6,24 @@ bulk ones included, is all-or-nothing; nothing here commits. `actor` is the sign
 Times come from the world clock: one `stamp()` per write operation, shared by every row it
 touches. New rows take SQLite's next rowid, so the same actions give the same ids.
 
-Everyone reads every record; edits follow `access` (owner and role). A refused edit raises
-Forbidden before anything is written. The one write outside CRM tables: merging re-points other
-apps' rows (booking reservations) from the records merged away to the one kept, because the rows
-they point at are deleted. Every change to an account, contact, lead or opportunity
-adds one row per changed field to that object's history table, with who and when.
+Edits follow `access` (owner and role); a refused edit raises Forbidden before anything is
+written. The one write outside CRM tables: merging re-points other apps' rows (booking
+reservations) from the records merged away to the one kept, because the rows they point at are
+deleted. Every change to an account, contact, lead or opportunity adds one row per changed
+field to that object's history table, with who and when. What the pages show is read by
+`reads`; the dry runs of a bulk change (`bulk_plan`) and of an import (`plan_import`) are here
+because they are those writes' validation.
 
 Errors: ValidationError (bad input, with a message per field), NotFound, Forbidden, Conflict
-(a converted lead, a probable duplicate, a record other rows still point at).
+(a converted lead, a record other rows still point at) and its `LikelyDuplicate` (a probable
+duplicate, with the candidates).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete as sql_delete
@@ -28,14 +31,15 @@ from sqlalchemy import func, insert, select
 from sqlalchemy import update as sql_update
 from sqlalchemy.orm import Session
 
+from officegym.apps.web.errors import AppError, Conflict, Forbidden, NotFound, ValidationError
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.clock import stamp
-from officegym.seed_data.schema import Base, Employee, Team
-from officegym.seed_data.schema.crm import Account, Activity, Contact, Lead, Note, Opportunity
+from officegym.seed_data.schema import Base, Employee
+from officegym.seed_data.schema.crm import Account, Contact, Opportunity
 
 from . import csvio, duplicates
-from .access import EditScope, edit_scope
-from .errors import Conflict, CrmError, Forbidden, NotFound, ValidationError
+from .access import edit_scope, owner_of, require_edit
+from .duplicates import LikelyDuplicate
 from .fields import (
     ACCOUNTS,
     CONTACTS,
@@ -51,9 +55,9 @@ from .fields import (
     parse,
     stored_text,
 )
+from .listing import quarter_of
+from .reads import MERGEABLE, Link, merge_ids, row_of, spec_of, title_of
 
-MERGE_LIMIT = 3
-RELATED_LIMIT = 10
 BULK_FIELDS = {
     "accounts": ("owner_id",),
     "contacts": ("owner_id",),
@@ -61,110 +65,9 @@ BULK_FIELDS = {
     "opportunities": ("owner_id", "stage"),
     "activities": ("owner_id", "status"),
 }
-MERGEABLE = ("accounts", "contacts", "leads")
-# Departments whose people own and work CRM records (offered as owners in forms and menus).
-CRM_DEPARTMENTS = ("Sales", "Customer Success", "Marketing", "Executive")
 
 
-# -- read models ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Person:
-    id: int
-    display_name: str
-    title: str
-    email: str
-    avatar_color: str
-    is_active: bool
-
-
-@dataclass(frozen=True)
-class Link:
-    """A pointer to a CRM record, with the name people know it by."""
-
-    key: str
-    id: int
-    title: str
-
-
-@dataclass(frozen=True)
-class FieldValue:
-    """A field of a record as shown: the stored value, and who or what it points at."""
-
-    field: Field
-    value: Any
-    link: Link | None = None
-    person: Person | None = None
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    field: str
-    label: str
-    old: str | None
-    new: str | None
-    by: Person
-    at: datetime
-
-
-@dataclass(frozen=True)
-class ActivityItem:
-    id: int
-    kind: str
-    subject: str
-    description: str
-    status: str
-    priority: str
-    due_date: date | None
-    owner: Person
-    created_at: datetime
-    completed_at: datetime | None
-    regarding: Link | None
-    can_edit: bool
-
-
-@dataclass(frozen=True)
-class NoteItem:
-    id: int
-    title: str
-    body: str
-    author: Person
-    created_at: datetime
-    regarding: Link | None
-    can_edit: bool
-
-
-@dataclass(frozen=True)
-class RelatedList:
-    """Records that point at this one: the first few, how many in all, and the full list's
-    filter (`filters`, query parameters of the `key` list view)."""
-
-    key: str
-    title: str
-    rows: tuple[dict[str, Any], ...]
-    total: int
-    filters: Mapping[str, str]
-
-
-@dataclass(frozen=True)
-class Record:
-    key: str
-    id: int
-    title: str
-    owner: Person
-    fields: tuple[FieldValue, ...]
-    values: Mapping[str, Any]
-    created_at: datetime
-    updated_at: datetime | None
-    can_edit: bool
-    edit_rule: str
-    related: tuple[RelatedList, ...] = ()
-    open_activities: tuple[ActivityItem, ...] = ()
-    past_activities: tuple[ActivityItem, ...] = ()
-    notes: tuple[NoteItem, ...] = ()
-    history: tuple[HistoryEntry, ...] = ()
-    converted: Mapping[str, Link] = field(default_factory=dict)
+# -- what writes return ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -204,128 +107,6 @@ class ImportReport:
     rejected: tuple[csvio.RowResult, ...]
     contact_ids: tuple[int, ...]
     total_rows: int
-
-
-# -- people, titles and records --------------------------------------------------------------
-
-
-def person(employee: Employee) -> Person:
-    return Person(
-        employee.id,
-        employee.display_name,
-        employee.title,
-        employee.email,
-        employee.avatar_color,
-        employee.is_active,
-    )
-
-
-def people(db: Session, ids: Iterable[int]) -> dict[int, Person]:
-    wanted = sorted({i for i in ids if i is not None})
-    if not wanted:
-        return {}
-    rows = db.connection().execute(select(*_PERSON_COLUMNS).where(Employee.id.in_(wanted))).all()
-    return {row[0]: Person(*row) for row in rows}
-
-
-_PERSON_COLUMNS = (
-    Employee.id,
-    Employee.display_name,
-    Employee.title,
-    Employee.email,
-    Employee.avatar_color,
-    Employee.is_active,
-)
-
-
-def owner_choices(db: Session, actor: Employee, include: Iterable[int] = ()) -> list[Person]:
-    """The people records are assigned to in forms and menus, by name: active employees of the
-    departments that work the CRM (CRM_DEPARTMENTS), the actor, and anyone in `include` (e.g.
-    a record's current owner). A world without those departments offers everyone active."""
-    columns = _PERSON_COLUMNS
-    wanted = {actor.id, *(i for i in include if i is not None)}
-    statement = (
-        select(*columns)
-        .join(Team, Team.id == Employee.team_id)
-        .where(
-            Employee.is_active,
-            Team.department.in_(CRM_DEPARTMENTS) | Employee.id.in_(sorted(wanted)),
-        )
-        .order_by(Employee.display_name, Employee.id)
-    )
-    found = [Person(*row) for row in db.connection().execute(statement).all()]
-    if len(found) <= len(wanted):
-        everyone = select(*columns).where(Employee.is_active).order_by(Employee.display_name)
-        found = [Person(*row) for row in db.connection().execute(everyone)]
-    return found
-
-
-def spec_of(key: str) -> ObjectType:
-    """The object type for a URL segment; NotFound for anything else."""
-    spec = OBJECTS.get(key)
-    if spec is None:
-        raise NotFound("There is no such kind of record.")
-    return spec
-
-
-def _title_columns(spec: ObjectType):
-    model = spec.model
-    if spec.key in ("contacts", "leads"):
-        return (model.first_name + " " + model.last_name,)
-    if spec.key == "activities":
-        return (model.subject,)
-    if spec.key == "notes":
-        return (model.title,)
-    return (model.name,)
-
-
-def titles(db: Session, key: str, ids: Iterable[int]) -> dict[int, str]:
-    """Names of records of one kind, by id."""
-    wanted = sorted({i for i in ids if i is not None})
-    if not wanted:
-        return {}
-    spec = OBJECTS[key]
-    rows = db.connection().execute(
-        select(spec.model.id, *_title_columns(spec)).where(spec.model.id.in_(wanted))
-    )
-    return {row[0]: row[1] for row in rows}
-
-
-def title_of(spec: ObjectType, row: Any) -> str:
-    if spec.key in ("contacts", "leads"):
-        return f"{row.first_name} {row.last_name}"
-    if spec.key == "activities":
-        return row.subject
-    if spec.key == "notes":
-        return row.title
-    return row.name
-
-
-def _get(db: Session, spec: ObjectType, record_id: Any) -> Any:
-    row = None
-    if isinstance(record_id, int) and not isinstance(record_id, bool):
-        row = db.get(spec.model, record_id)
-    if row is None:
-        raise NotFound(f"That {spec.noun} doesn't exist. It may have been merged or deleted.")
-    return row
-
-
-def _owner_of(spec: ObjectType, row: Any) -> int:
-    return getattr(row, spec.owner_field)
-
-
-def _require_edit(db: Session, actor: Employee, spec: ObjectType, row: Any, scope=None) -> None:
-    scope = scope or edit_scope(db, actor)
-    if scope.allows(_owner_of(spec, row)):
-        return
-    owner = db.get(Employee, _owner_of(spec, row))
-    name = owner.display_name if owner else "someone else"
-    raise Forbidden(f"This {spec.noun} belongs to {name}. {scope.rule()}")
-
-
-def can_edit(db: Session, actor: Employee, key: str, record_id: int) -> bool:
-    spec = spec_of(key)
-    return edit_scope(db, actor).allows(_owner_of(spec, _get(db, spec, record_id)))
 
 
 # -- validation -------------------------------------------------------------------------------
@@ -500,7 +281,7 @@ def _check_record(
         )
 
 
-# -- history ----------------------------------------------------------------------------------
+# -- history rows -----------------------------------------------------------------------------
 
 
 def _history(
@@ -527,50 +308,6 @@ def _history(
             for name, old, new in changes
         ],
     )
-
-
-def _history_entries(db: Session, spec: ObjectType, record_id: int) -> tuple[HistoryEntry, ...]:
-    if spec.history is None:
-        return ()
-    model = spec.history
-    rows = db.execute(
-        select(model.field, model.old_value, model.new_value, model.changed_by_id, model.changed_at)
-        .where(getattr(model, spec.history_key) == record_id)
-        .order_by(model.changed_at.desc(), model.id.desc())
-    ).all()
-    who = people(db, (r[3] for r in rows))
-    refs: dict[str, set[int]] = {}
-    for name, old, new, _, _ in rows:
-        if spec.has(name) and spec.field(name).is_reference:
-            kind = spec.field(name).kind
-            for value in (old, new):
-                if value and value.isdigit():
-                    refs.setdefault(kind, set()).add(int(value))
-    names: dict[str, dict[int, str]] = {}
-    for kind, ids in refs.items():
-        if kind == "employee":
-            names[kind] = {i: p.display_name for i, p in people(db, ids).items()}
-        else:
-            names[kind] = titles(db, f"{kind}s" if kind != "opportunity" else "opportunities", ids)
-
-    def shown(name: str, value: str | None) -> str | None:
-        if value is None or not spec.has(name):
-            return value
-        f = spec.field(name)
-        if f.is_reference and value.isdigit():
-            return names.get(f.kind, {}).get(int(value), f"#{value}")
-        if f.kind == "money":
-            return f"${int(value):,}" if value.lstrip("-").isdigit() else value
-        if f.kind == "choice":
-            return f.choice_label(value)
-        return value
-
-    labels = {"created": "Created", "converted": "Converted", "merged": "Merged", "imported": ""}
-    out = []
-    for name, old, new, by, at in rows:
-        label = spec.field(name).label if spec.has(name) else labels.get(name, name)
-        out.append(HistoryEntry(name, label, shown(name, old), shown(name, new), who[by], at))
-    return tuple(out)
 
 
 # -- writes: one record -------------------------------------------------------------------
@@ -645,13 +382,13 @@ def _duplicates_for(db: Session, spec: ObjectType, values: Mapping, exclude: int
     return []
 
 
-def _refuse_duplicates(spec: ObjectType, found: list) -> None:
+def _refuse_duplicates(spec: ObjectType, found: list[duplicates.Candidate]) -> None:
     if found:
         names = ", ".join(f"{c.title} ({c.reason.lower()})" for c in found[:3])
-        raise Conflict(
+        raise LikelyDuplicate(
             f"This {spec.noun} looks like one that already exists: {names}. Open the existing "
             f"record instead, or confirm that this is a different {spec.noun}.",
-            duplicates=tuple(found),
+            found,
         )
 
 
@@ -747,8 +484,8 @@ def update(
     the probability to the stage's default unless the same call changes the probability.
     """
     spec = spec_of(key)
-    row = _get(db, spec, record_id)
-    _require_edit(db, actor, spec, row)
+    row = row_of(db, spec, record_id)
+    require_edit(db, actor, spec, row)
     clean = _clean(db, spec, values, row)
     if not allow_duplicate and spec.key in MERGEABLE:
         merged = {f.name: getattr(row, f.name) for f in spec.fields} | clean
@@ -795,8 +532,8 @@ def delete(db: Session, actor: Employee, key: str, record_id: int) -> str:
     raise Conflict: merge them into another record instead.
     """
     spec = spec_of(key)
-    row = _get(db, spec, record_id)
-    _require_edit(db, actor, spec, row)
+    row = row_of(db, spec, record_id)
+    require_edit(db, actor, spec, row)
     if spec.key == "leads" and row.status == "Converted":
         raise Conflict("Converted leads are kept as a record of the conversion.")
     uses = []
@@ -868,7 +605,7 @@ def bulk_plan(
     for record_id in wanted:
         row = rows[record_id]
         link = Link(spec.key, row.id, title_of(spec, row))
-        if not scope.allows(_owner_of(spec, row)):
+        if not scope.allows(owner_of(spec, row)):
             forbidden.append(link)
         records.append(link)
         unchanged += getattr(row, name) == value
@@ -923,30 +660,6 @@ def add_note(db: Session, actor: Employee, values: Mapping[str, Any]) -> int:
 # -- writes: lead conversion ----------------------------------------------------------------
 
 
-def quarter_bounds(day: date) -> tuple[date, date]:
-    """The first and last day of the calendar quarter holding `day`."""
-    first_month = 3 * ((day.month - 1) // 3) + 1
-    start = date(day.year, first_month, 1)
-    end_month = first_month + 3
-    end = (
-        date(day.year + 1, 1, 1) if end_month > 12 else date(day.year, end_month, 1)
-    ) - timedelta(days=1)
-    return start, end
-
-
-def conversion_candidates(
-    db: Session, actor: Employee, lead_id: int
-) -> tuple[Lead, list[duplicates.Candidate], list[duplicates.Candidate]]:
-    """The lead, and the accounts and contacts it may already be (for the convert page)."""
-    lead = _get(db, LEADS, lead_id)
-    accounts = duplicates.account_matches(db, lead.company)
-    account_ids = [a.id for a in accounts]
-    contacts = duplicates.contact_matches(
-        db, lead.first_name, lead.last_name, lead.email, account_ids[0] if account_ids else None
-    )
-    return lead, accounts, contacts
-
-
 def convert_lead(
     db: Session,
     actor: Employee,
@@ -968,8 +681,8 @@ def convert_lead(
     looks like an existing one raises Conflict with the candidates unless `allow_duplicate`.
     The lead becomes Converted and points at what it became.
     """
-    lead = _get(db, LEADS, lead_id)
-    _require_edit(db, actor, LEADS, lead)
+    lead = row_of(db, LEADS, lead_id)
+    require_edit(db, actor, LEADS, lead)
     if lead.status == "Converted":
         raise Conflict("This lead was already converted.")
     errors: dict[str, str] = {}
@@ -1045,7 +758,7 @@ def convert_lead(
         contact = db.get(Contact, new_id)
     opportunity_id = None
     if create_opportunity:
-        _, quarter_end = quarter_bounds(at.date())
+        _, quarter_end = quarter_of(at.date())
         opportunity_id = _insert(
             db,
             actor,
@@ -1083,41 +796,6 @@ def convert_lead(
 # -- writes: merge ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class MergeView:
-    """Records side by side for the merge page: per field, each record's value."""
-
-    key: str
-    records: tuple[Record, ...]
-    fields: tuple[Field, ...]
-    differing: frozenset[str]
-
-
-def merge_view(db: Session, actor: Employee, key: str, ids: Iterable[Any]) -> MergeView:
-    spec = spec_of(key)
-    if spec.key not in MERGEABLE:
-        raise NotFound(f"{spec.plural} can't be merged.")
-    wanted = _merge_ids(ids)
-    records = tuple(record(db, actor, key, i, related=False) for i in wanted)
-    fields_shown = spec.form_fields
-    differing = frozenset(
-        f.name for f in fields_shown if len({repr(r.values[f.name]) for r in records}) > 1
-    )
-    return MergeView(key, records, fields_shown, differing)
-
-
-def _merge_ids(ids: Iterable[Any]) -> list[int]:
-    wanted: list[int] = []
-    for value in ids:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValidationError("Choose records to merge.", "ids")
-        if value not in wanted:
-            wanted.append(value)
-    if not 2 <= len(wanted) <= MERGE_LIMIT:
-        raise ValidationError(f"Choose 2 to {MERGE_LIMIT} records to merge.", "ids")
-    return wanted
-
-
 def merge(
     db: Session,
     actor: Employee,
@@ -1134,13 +812,13 @@ def merge(
     spec = spec_of(key)
     if spec.key not in MERGEABLE:
         raise NotFound(f"{spec.plural} can't be merged.")
-    wanted = _merge_ids(ids)
+    wanted = merge_ids(ids)
     if master_id not in wanted:
         raise ValidationError("Choose which record to keep.", "master_id")
-    rows = {i: _get(db, spec, i) for i in wanted}
+    rows = {i: row_of(db, spec, i) for i in wanted}
     scope = edit_scope(db, actor)
     for row in rows.values():
-        _require_edit(db, actor, spec, row, scope)
+        require_edit(db, actor, spec, row, scope)
     if spec.key == "leads" and any(r.status == "Converted" for r in rows.values()):
         raise Conflict("Converted leads can't be merged.")
     master = rows[master_id]
@@ -1285,7 +963,7 @@ def import_contacts(
         db.execute(insert(Contact), rows)
         ids = list(db.scalars(select(Contact.id).where(Contact.id >= first).order_by(Contact.id)))
         if len(ids) != len(rows):
-            raise CrmError("The import was interrupted; nothing was imported.")
+            raise AppError("The import was interrupted; nothing was imported.")
         _history_many(db, CONTACTS, ids, actor.id, at, "imported")
     return ImportReport(len(ids), rejected, tuple(ids), len(results))
 
@@ -1309,293 +987,24 @@ def _history_many(
     )
 
 
-# -- reads: a record --------------------------------------------------------------------------
-
-
-def _links(db: Session, key: str, ids: Iterable[int | None]) -> dict[int, Link]:
-    return {i: Link(key, i, t) for i, t in titles(db, key, ids).items()}
-
-
-def _field_values(db: Session, spec: ObjectType, row: Any) -> tuple[FieldValue, ...]:
-    refs: dict[str, set[int]] = {}
-    for f in spec.fields:
-        value = getattr(row, f.name)
-        if f.is_reference and value is not None:
-            refs.setdefault(f.kind, set()).add(value)
-    owners = people(db, refs.get("employee", ()))
-    links: dict[str, dict[int, Link]] = {
-        kind: _links(db, "opportunities" if kind == "opportunity" else f"{kind}s", ids)
-        for kind, ids in refs.items()
-        if kind != "employee"
-    }
-    out = []
-    for f in spec.fields:
-        value = getattr(row, f.name)
-        if f.kind == "employee":
-            out.append(FieldValue(f, value, person=owners.get(value)))
-        elif f.is_reference:
-            out.append(FieldValue(f, value, link=links.get(f.kind, {}).get(value)))
-        else:
-            out.append(FieldValue(f, value))
-    return tuple(out)
-
-
-def _activity_items(
-    db: Session, scope: EditScope, rows: Sequence[Activity], with_regarding: bool = True
-) -> list[ActivityItem]:
-    """Activities as shown; `with_regarding` names the record each is about (for lists that
-    mix records; a record's own page leaves it out)."""
-    who = people(db, (a.owner_id for a in rows))
-    opps: dict[int, Link] = {}
-    contacts: dict[int, Link] = {}
-    accounts: dict[int, Link] = {}
-    if with_regarding:
-        opps = _links(db, "opportunities", (a.opportunity_id for a in rows))
-        contacts = _links(db, "contacts", (a.contact_id for a in rows))
-        accounts = _links(db, "accounts", (a.account_id for a in rows))
-    out = []
-    for a in rows:
-        regarding = None
-        if with_regarding:
-            regarding = (
-                opps.get(a.opportunity_id)
-                or contacts.get(a.contact_id)
-                or accounts.get(a.account_id)
-            )
-        out.append(
-            ActivityItem(
-                a.id,
-                a.kind,
-                a.subject,
-                a.description,
-                a.status,
-                a.priority,
-                a.due_date,
-                who[a.owner_id],
-                a.created_at,
-                a.completed_at,
-                regarding,
-                scope.allows(a.owner_id),
-            )
-        )
-    return out
-
-
-def _note_items(
-    db: Session, scope: EditScope, rows: Sequence[Note], with_regarding: bool = True
-) -> list[NoteItem]:
-    who = people(db, (n.author_id for n in rows))
-    opps: dict[int, Link] = {}
-    contacts: dict[int, Link] = {}
-    if with_regarding:
-        opps = _links(db, "opportunities", (n.opportunity_id for n in rows))
-        contacts = _links(db, "contacts", (n.contact_id for n in rows))
-    out = []
-    for n in rows:
-        regarding = opps.get(n.opportunity_id) or contacts.get(n.contact_id)
-        out.append(
-            NoteItem(
-                n.id,
-                n.title,
-                n.body,
-                who[n.author_id],
-                n.created_at,
-                regarding,
-                scope.allows(n.author_id),
-            )
-        )
-    return out
-
-
-def _through(statement, model: type, column: str):
-    """`statement` told to find rows through the index of `column` (a foreign key). Without
-    statistics SQLite may instead walk an index that matches the ORDER BY, scanning the whole
-    table to find one record's few children."""
-    return statement.with_hint(
-        model, f"INDEXED BY ix_{model.__tablename__}_{column}", dialect_name="sqlite"
-    )
-
-
-def _related_rows(db: Session, key: str, column: str, record_id: int) -> RelatedList:
-    spec = OBJECTS[key]
-    model = spec.model
-    where = getattr(model, column) == record_id
-    total = db.scalar(select(func.count()).select_from(model).where(where)) or 0
-    if key == "contacts":
-        order = (model.last_name, model.first_name, model.id)
-    elif key == "opportunities":
-        order = (model.close_date.desc(), model.id.desc())
-    else:
-        order = (model.name, model.id)
-    statement = select(model).where(where).order_by(*order).limit(RELATED_LIMIT)
-    rows = db.scalars(_through(statement, model, column)).all()
-    owners = people(db, (r.owner_id for r in rows))
-    out = []
-    for r in rows:
-        item: dict[str, Any] = {"id": r.id, "title": title_of(spec, r), "owner": owners[r.owner_id]}
-        if key == "contacts":
-            item |= {"title_text": r.title, "email": r.email, "phone": r.phone}
-        elif key == "opportunities":
-            item |= {"stage": r.stage, "amount": r.amount, "close_date": r.close_date}
-        elif key == "accounts":
-            item |= {"account_type": r.account_type, "billing_city": r.billing_city}
-        out.append(item)
-    filters = {column: str(record_id)}
-    if key == "opportunities" and column == "primary_contact_id":
-        filters = {"contact_id": str(record_id)}
-    title = spec.plural if column != "parent_account_id" else "Child accounts"
-    return RelatedList(key, title, tuple(out), total, filters)
-
-
-def record(
-    db: Session, actor: Employee, key: str, record_id: int, *, related: bool = True
-) -> Record:
-    """A record with its fields, and (unless `related=False`) its related lists, activities,
-    notes and change history."""
-    spec = spec_of(key)
-    row = _get(db, spec, record_id)
-    scope = edit_scope(db, actor)
-    owner_id = _owner_of(spec, row)
-    owner = people(db, [owner_id])[owner_id]
-    values = {f.name: getattr(row, f.name) for f in spec.fields}
-    can = scope.allows(owner_id)
-    if key == "leads" and row.status == "Converted":
-        can = False
-    rule = scope.rule() if not can else ""
-    if key == "leads" and row.status == "Converted":
-        rule = "Converted leads are read-only."
-    lists: list[RelatedList] = []
-    open_items: list[ActivityItem] = []
-    past_items: list[ActivityItem] = []
-    notes: list[NoteItem] = []
-    converted: dict[str, Link] = {}
-    if related:
-        column = {
-            "accounts": "account_id",
-            "contacts": "contact_id",
-            "opportunities": "opportunity_id",
-        }
-        if key == "accounts":
-            lists = [
-                _related_rows(db, "contacts", "account_id", row.id),
-                _related_rows(db, "opportunities", "account_id", row.id),
-                _related_rows(db, "accounts", "parent_account_id", row.id),
-            ]
-        elif key == "contacts":
-            lists = [_related_rows(db, "opportunities", "primary_contact_id", row.id)]
-        if key in column:
-            where = getattr(Activity, column[key]) == row.id
-            open_rows = db.scalars(
-                _through(
-                    select(Activity)
-                    .where(where, Activity.status != "Completed")
-                    .order_by(Activity.due_date.is_(None), Activity.due_date, Activity.id)
-                    .limit(50),
-                    Activity,
-                    column[key],
-                )
-            ).all()
-            past_rows = db.scalars(
-                _through(
-                    select(Activity)
-                    .where(where, Activity.status == "Completed")
-                    .order_by(Activity.completed_at.desc(), Activity.id.desc())
-                    .limit(50),
-                    Activity,
-                    column[key],
-                )
-            ).all()
-            both = _activity_items(db, scope, [*open_rows, *past_rows], with_regarding=False)
-            open_items, past_items = both[: len(open_rows)], both[len(open_rows) :]
-            note_rows = db.scalars(
-                select(Note)
-                .where(getattr(Note, column[key]) == row.id)
-                .order_by(Note.created_at.desc(), Note.id.desc())
-                .limit(50)
-            ).all()
-            notes = _note_items(db, scope, note_rows, with_regarding=False)
-        if key == "leads" and row.status == "Converted":
-            for name, link_key, value in (
-                ("account", "accounts", row.converted_account_id),
-                ("contact", "contacts", row.converted_contact_id),
-                ("opportunity", "opportunities", row.converted_opportunity_id),
-            ):
-                if value is not None:
-                    link = _links(db, link_key, [value]).get(value)
-                    if link is not None:
-                        converted[name] = link
-    return Record(
-        key=key,
-        id=row.id,
-        title=title_of(spec, row),
-        owner=owner,
-        fields=_field_values(db, spec, row),
-        values=values,
-        created_at=row.created_at,
-        updated_at=getattr(row, "updated_at", None),
-        can_edit=can,
-        edit_rule=rule,
-        related=tuple(lists),
-        open_activities=tuple(open_items),
-        past_activities=tuple(past_items),
-        notes=tuple(notes),
-        history=_history_entries(db, spec, row.id) if related else (),
-        converted=converted,
-    )
-
-
-def history(db: Session, key: str, record_id: int) -> tuple[HistoryEntry, ...]:
-    spec = spec_of(key)
-    _get(db, spec, record_id)
-    return _history_entries(db, spec, record_id)
-
-
 __all__ = [
     "BULK_FIELDS",
-    "MERGEABLE",
-    "MERGE_LIMIT",
-    "ActivityItem",
     "BulkPlan",
     "Change",
-    "Conflict",
     "Conversion",
-    "CrmError",
-    "FieldValue",
-    "Forbidden",
-    "HistoryEntry",
     "ImportReport",
-    "Link",
-    "MergeView",
-    "NotFound",
-    "NoteItem",
-    "Person",
-    "Record",
-    "RelatedList",
-    "ValidationError",
-    "owner_choices",
     "add_note",
     "bulk_plan",
     "bulk_update",
-    "can_edit",
     "complete_activity",
-    "conversion_candidates",
     "convert_lead",
     "create",
     "delete",
-    "history",
     "import_contacts",
     "log_activity",
     "merge",
-    "merge_view",
     "move_stage",
-    "people",
-    "person",
     "plan_import",
-    "quarter_bounds",
-    "record",
-    "spec_of",
-    "title_of",
-    "titles",
     "update",
     "update_field",
 ]

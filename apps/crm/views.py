@@ -1,4 +1,5 @@
-"""The CRM's pages: server-rendered HTML over `service.py`, every action a plain form or link.
+"""The CRM's pages: server-rendered HTML over `reads` and `service`, every action a plain form
+or link.
 
 Reads render pages; writes are POSTs that redirect on success (PRG) and re-render their form
 with the service's messages and a 4xx on bad input, so nothing is written (the web kit rolls
@@ -10,26 +11,35 @@ form a click agent uses.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 from urllib.parse import urlencode
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Response, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from officegym.apps.web import current_user, get_db, login_required
 from officegym.apps.web.auth import safe_next
-from officegym.apps.web.errors import TITLES, error_response
+from officegym.apps.web.errors import (
+    TITLES,
+    AppError,
+    Conflict,
+    Forbidden,
+    NotFound,
+    ValidationError,
+    error_response,
+)
+from officegym.apps.web.localtime import to_local
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.schema import Employee
 
-from . import csvio, duplicates, listing, reports, service
-from .access import edit_scope
+from . import csvio, duplicates, listing, reads, reports, service
+from .access import can_edit, edit_scope
 from .blueprint import bp
-from .errors import Conflict, CrmError, Forbidden, NotFound, ValidationError
+from .duplicates import LikelyDuplicate
 from .fields import (
     KIND_LABELS,
+    LEADS,
     LOST,
     OBJECTS,
     OPEN_STAGES,
@@ -62,21 +72,13 @@ def day(value: Any) -> str:
     return f"{value:%b} {value.day}, {value.year}"
 
 
-def _viewer_zone() -> ZoneInfo | None:
-    user = current_user()
-    try:
-        return ZoneInfo(user.timezone) if user is not None and user.timezone else None
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
-
-
 @bp.app_template_filter("crm_when")
 def when(value: datetime | None) -> str:
     """A stored (UTC) time in the viewer's timezone: "Sep 17, 2025, 2:30 PM"."""
     if value is None:
         return ""
-    zone = _viewer_zone()
-    local = value.replace(tzinfo=UTC).astimezone(zone) if zone else value
+    user = current_user()
+    local = to_local(value, user.timezone if user is not None else None)
     clock = local.strftime("%I:%M %p").lstrip("0")
     return f"{local:%b} {local.day}, {local.year}, {clock}"
 
@@ -93,10 +95,15 @@ def _actor() -> Employee:
     return current_user()
 
 
-@bp.errorhandler(CrmError)
-def _crm_error(error: CrmError):
+@bp.errorhandler(AppError)
+def _refusal(error: AppError):
     """A service refusal no form handles ends the request with the kit's error page."""
     return error_response(error.status, TITLES.get(error.status, "Error"), error.message)
+
+
+def _candidates(refusal: Conflict) -> tuple[duplicates.Candidate, ...]:
+    """The records a refused likely duplicate resembles (none for other conflicts)."""
+    return refusal.duplicates if isinstance(refusal, LikelyDuplicate) else ()
 
 
 def _render(template: str, status: int = 200, **context: Any):
@@ -159,9 +166,9 @@ def owner_options(people, current: Any = None, titles: bool = True, keep_unknown
     return Markup(options)
 
 
-def _people(*include: int | None) -> list[service.Person]:
-    """The owner choices for this request's menus (see service.owner_choices)."""
-    return service.owner_choices(get_db(), _actor(), [i for i in include if i is not None])
+def _people(*include: int | None) -> list[reads.Person]:
+    """The owner choices for this request's menus (see reads.owner_choices)."""
+    return reads.owner_choices(get_db(), _actor(), [i for i in include if i is not None])
 
 
 def _form_values(spec, names=None) -> dict[str, str]:
@@ -169,7 +176,7 @@ def _form_values(spec, names=None) -> dict[str, str]:
     return {n: request.form.get(n, "") for n in names if n in request.form}
 
 
-def _display_values(spec, record: service.Record | None) -> dict[str, Any]:
+def _display_values(spec, record: reads.Record | None) -> dict[str, Any]:
     """What the form inputs hold for a stored record (references as their names)."""
     if record is None:
         return {}
@@ -243,11 +250,11 @@ def _list_page(key: str, *, status: int = 200, bulk_error: str | None = None):
         value = _int(page.params.get(name))
         if value is not None:
             target = {"account_id": "accounts", "contact_id": "contacts"}.get(name, "opportunities")
-            filter_names[name] = service.titles(db, target, [value]).get(value, f"#{value}")
+            filter_names[name] = reads.titles(db, target, [value]).get(value, f"#{value}")
     owner_param = page.params.get("owner", "")
     owner_name = None
     if _int(owner_param) is not None:
-        owner_name = service.people(db, [int(owner_param)]).get(int(owner_param))
+        owner_name = reads.people(db, [int(owner_param)]).get(int(owner_param))
     if page.errors and status == 200:
         status = 422
     return _render(
@@ -263,7 +270,7 @@ def _list_page(key: str, *, status: int = 200, bulk_error: str | None = None):
         date_presets=listing.DATE_PRESETS,
         per_page_choices=listing.PER_PAGE_CHOICES,
         bulk_error=bulk_error,
-        mergeable=key in service.MERGEABLE,
+        mergeable=key in reads.MERGEABLE,
         here=request.full_path.rstrip("?"),
     )
 
@@ -344,7 +351,7 @@ def _record_page(
 ):
     db = get_db()
     actor = _actor()
-    record = service.record(db, actor, key, record_id)
+    record = reads.record(db, actor, key, record_id)
     spec = OBJECTS[key]
     if editing is None:
         wanted = request.args.get("edit")
@@ -413,7 +420,7 @@ def inline_edit(key: str, record_id: int):
 def _form_page(
     key: str,
     *,
-    record: service.Record | None,
+    record: reads.Record | None,
     values: Mapping[str, Any],
     errors: Mapping[str, str] | None = None,
     status: int = 200,
@@ -451,7 +458,7 @@ def new_record(key: str):
         values: dict[str, Any] = {"owner_id": str(_actor().id)}
         account_id = _int(request.args.get("account_id"))
         if account_id is not None and spec.has("account_id") and spec.field("account_id").form:
-            values["account_id"] = service.titles(db, "accounts", [account_id]).get(account_id, "")
+            values["account_id"] = reads.titles(db, "accounts", [account_id]).get(account_id, "")
         if key == "opportunities":
             values["stage"] = "Prospecting"
         return _form_page(key, record=None, values=values)
@@ -480,7 +487,7 @@ def new_record(key: str):
             values=values,
             status=error.status,
             message=error.message,
-            duplicates_found=error.duplicates,
+            duplicates_found=_candidates(error),
         )
     flash(f"{spec.singular} created.", "success")
     return redirect(url_for("crm.record_view", key=key, record_id=record_id))
@@ -492,7 +499,7 @@ def edit_record(key: str, record_id: int):
     """The full edit form: every field at once, each bad field with its own message."""
     db = get_db()
     spec = OBJECTS[key]
-    record = service.record(db, _actor(), key, record_id, related=False)
+    record = reads.record(db, _actor(), key, record_id, related=False)
     if request.method == "GET":
         if not record.can_edit:
             raise Forbidden(f"You can't edit this {spec.noun}. {record.edit_rule}")
@@ -518,7 +525,7 @@ def edit_record(key: str, record_id: int):
 def delete_record(key: str, record_id: int):
     db = get_db()
     spec = OBJECTS[key]
-    record = service.record(db, _actor(), key, record_id, related=False)
+    record = reads.record(db, _actor(), key, record_id, related=False)
     if request.method == "GET":
         if not record.can_edit:
             raise Forbidden(f"You can't delete this {spec.noun}. {record.edit_rule}")
@@ -546,7 +553,7 @@ def move_stage(record_id: int):
     """Change a deal's stage (pipeline board cards and the record page's stage path)."""
     stage = request.form.get("stage", "")
     changes = service.move_stage(get_db(), _actor(), record_id, stage)
-    title = service.titles(get_db(), "opportunities", [record_id])[record_id]
+    title = reads.titles(get_db(), "opportunities", [record_id])[record_id]
     if changes:
         flash(f"Moved “{title}” to {stage}.", "success")
     return _back(url_for("crm.record_view", key="opportunities", record_id=record_id))
@@ -584,7 +591,7 @@ def log_on_record(key: str, record_id: int, composer: str):
     values[_ACTIVITY_PARENTS[key]] = record_id
     if key != "contacts" and _int(request.form.get("contact_id")) is not None:
         values["contact_id"] = _int(request.form.get("contact_id"))
-    service.record(get_db(), _actor(), key, record_id, related=False)  # exists?
+    reads.record(get_db(), _actor(), key, record_id, related=False)  # exists?
     try:
         service.create(get_db(), _actor(), target, values)
     except ValidationError as error:
@@ -652,10 +659,10 @@ def pipeline():
 
 def _convert_page(lead_id: int, status: int = 200, error: str | None = None, errors=None, **kw):
     db = get_db()
-    lead, accounts, contacts = service.conversion_candidates(db, _actor(), lead_id)
+    lead, accounts, contacts = reads.conversion_candidates(db, _actor(), lead_id)
     if lead.status == "Converted":
         raise Conflict("This lead was already converted.")
-    if not service.can_edit(db, _actor(), "leads", lead_id):
+    if not can_edit(db, _actor(), LEADS, lead):
         raise Forbidden(f"You can't convert this lead. {edit_scope(db, _actor()).rule()}")
     submitted = kw.get("form")
     form = {
@@ -712,7 +719,7 @@ def convert(lead_id: int):
         )
     except Conflict as error:
         return _convert_page(
-            lead_id, error.status, error=error.message, form=form, duplicates=error.duplicates
+            lead_id, error.status, error=error.message, form=form, duplicates=_candidates(error)
         )
     flash("Lead converted.", "success")
     target = (
@@ -734,7 +741,7 @@ def convert(lead_id: int):
 def duplicates_view():
     """Groups of records that are probably the same company or person, with a merge link."""
     key = request.args.get("object", "contacts")
-    if key not in service.MERGEABLE:
+    if key not in reads.MERGEABLE:
         key = "contacts"
     groups = duplicates.duplicate_groups(get_db(), key)
     return _render(
@@ -743,7 +750,7 @@ def duplicates_view():
         key=key,
         spec=OBJECTS[key],
         groups=groups,
-        objects=[OBJECTS[k] for k in service.MERGEABLE],
+        objects=[OBJECTS[k] for k in reads.MERGEABLE],
     )
 
 
@@ -754,7 +761,7 @@ def merge(key: str):
     db = get_db()
     ids = _ids()
     if request.method == "GET":
-        view = service.merge_view(db, _actor(), key, ids)
+        view = reads.merge_view(db, _actor(), key, ids)
         return _render(
             "crm/merge.html",
             section="duplicates",
@@ -773,7 +780,7 @@ def merge(key: str):
     try:
         kept = service.merge(db, _actor(), key, ids, master, picks)
     except ValidationError as error:
-        view = service.merge_view(db, _actor(), key, ids)
+        view = reads.merge_view(db, _actor(), key, ids)
         return _render(
             "crm/merge.html",
             error.status,

@@ -1,4 +1,4 @@
-"""Chat service: every operation and rule, on a fresh tiny world, asserting on stored state."""
+"""Chat's writes: every operation and rule, on a fresh tiny world, asserting on stored state."""
 
 from __future__ import annotations
 
@@ -6,15 +6,10 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from officegym.apps.chat import service
+from officegym.apps.chat import reads, service
 from officegym.apps.chat.markdown import emoji_char
-from officegym.apps.chat.service import (
-    Conflict,
-    Forbidden,
-    NotFound,
-    UploadedFile,
-    ValidationError,
-)
+from officegym.apps.chat.service import UploadedFile
+from officegym.apps.web.errors import Conflict, Forbidden, NotFound, ValidationError
 from officegym.seed_data.clock import now
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.chat import (
@@ -47,185 +42,6 @@ def is_member(db: Session, channel_id: int, employee_id: int) -> bool:
         )
         == 1
     )
-
-
-# -- reads ---------------------------------------------------------------------------------
-
-
-def test_sidebar_lists_the_actors_channels_and_dms_with_labels(db, facts: ChatFacts):
-    actor = employee(db, facts.dm_a)
-    bar = service.sidebar(db, actor)
-    channel_ids = {c.id for c in bar.channels}
-    mine = set(db.scalars(select(Membership.channel_id).where(Membership.employee_id == actor.id)))
-    assert channel_ids | {d.id for d in bar.dms} <= mine
-    dm = next(d for d in bar.dms if d.id == facts.dm_id)
-    assert dm.label == facts.dm_b.name
-    assert all(c.label == f"#{c.name}" for c in bar.channels)
-    assert [c.name for c in bar.channels] == sorted(c.name for c in bar.channels)
-
-
-def test_sidebar_leaves_out_archived_channels(db, facts: ChatFacts):
-    actor = employee(db, facts.archived_member)
-    assert facts.archived_id not in {c.id for c in service.sidebar(db, actor).channels}
-
-
-def test_sidebar_counts_unread_messages_and_mentions(db, facts: ChatFacts):
-    reader = employee(db, facts.public_member)
-    writer = next(
-        e for e in service.members(db, reader, facts.public_id) if e.id != reader.id and e.is_active
-    )
-    service.mark_read(db, reader, facts.public_id)
-    before = next(c for c in service.sidebar(db, reader).channels if c.id == facts.public_id)
-    assert (before.unread, before.mentions) == (0, 0)
-    author = employee(db, writer.id)
-    service.post_message(db, author, facts.public_id, "plain update")
-    service.post_message(db, author, facts.public_id, f"hey @{reader.display_name} look")
-    after = next(c for c in service.sidebar(db, reader).channels if c.id == facts.public_id)
-    assert (after.unread, after.mentions) == (2, 1)
-
-
-def test_group_dm_label_joins_the_other_names(db, facts: ChatFacts):
-    actor = employee(db, facts.dm_a)
-    others = [facts.dm_b.id, facts.public_non_member.id]
-    detail = service.open_dm(db, actor, others)
-    names = sorted(employee(db, i).display_name for i in others)
-    assert detail.kind == "group_dm"
-    assert detail.label == ", ".join(names)
-
-
-def test_browse_lists_public_channels_only(db, facts: ChatFacts):
-    actor = employee(db, facts.private_member)
-    found = service.browse_channels(db, actor)
-    assert all(not c.is_private and c.kind == "channel" and not c.is_archived for c in found)
-    assert facts.private_id not in {c.id for c in found}
-    assert facts.archived_id in {
-        c.id for c in service.browse_channels(db, actor, include_archived=True)
-    }
-
-
-def test_browse_filters_by_query(db, facts: ChatFacts):
-    actor = employee(db, facts.public_member)
-    found = service.browse_channels(db, actor, facts.public_name)
-    assert facts.public_id in {c.id for c in found}
-    assert service.browse_channels(db, actor, "zzz-no-such-thing") == []
-
-
-def test_channel_detail_reports_membership_and_can_post(db, facts: ChatFacts):
-    member = service.channel(db, employee(db, facts.public_member), facts.public_id)
-    outsider = service.channel(db, employee(db, facts.public_non_member), facts.public_id)
-    assert (member.is_member, member.can_post) == (True, True)
-    assert (outsider.is_member, outsider.can_post) == (False, False)
-    assert member.member_count == count(db, Membership, Membership.channel_id == facts.public_id)
-    archived = service.channel(db, employee(db, facts.archived_member), facts.archived_id)
-    assert archived.is_archived and not archived.can_post
-
-
-def test_channel_by_name_finds_visible_channels(db, facts: ChatFacts):
-    actor = employee(db, facts.public_member)
-    assert service.channel_by_name(db, actor, f"#{facts.public_name}").id == facts.public_id
-    with pytest.raises(NotFound):
-        service.channel_by_name(db, employee(db, facts.private_non_member), facts.private_name)
-
-
-def test_history_pages_backwards_oldest_first(db, facts: ChatFacts):
-    actor = employee(db, facts.public_member)
-    page = service.history(db, actor, facts.public_id, limit=3)
-    ids = [m.id for m in page.messages]
-    assert ids == sorted(ids) and len(ids) == 3 and page.has_older
-    older = service.history(db, actor, facts.public_id, before_id=page.oldest_id, limit=3)
-    assert max(m.id for m in older.messages) < page.oldest_id
-    everything = service.history(db, actor, facts.public_id, limit=200)
-    assert not everything.has_older
-    assert all(m.thread_parent_id is None or m.also_in_channel for m in everything.messages)
-
-
-def test_history_around_a_message_for_permalinks(db, facts: ChatFacts):
-    actor = employee(db, facts.public_member)
-    everything = [m.id for m in service.history(db, actor, facts.public_id, limit=200).messages]
-    target = everything[len(everything) // 2]
-    page = service.history(db, actor, facts.public_id, limit=6, around_id=target)
-    ids = [m.id for m in page.messages]
-    at = everything.index(target)
-    assert ids == everything[at - 3 : at + 3]
-    assert page.has_older and page.has_newer and page.oldest_id == ids[0]
-    newest = service.history(db, actor, facts.public_id, limit=6, around_id=everything[-1])
-    assert newest.messages[-1].id == everything[-1] and not newest.has_newer
-
-
-def test_thread_lists_replies_in_order(db, facts: ChatFacts):
-    actor = employee(db, facts.public_member)
-    parent = service.post_message(db, actor, facts.public_id, "parent")
-    first = service.post_message(db, actor, facts.public_id, "one", thread_parent_id=parent.id)
-    second = service.post_message(db, actor, facts.public_id, "two", thread_parent_id=parent.id)
-    view = service.thread(db, actor, parent.id)
-    assert [r.id for r in view.replies] == [first.id, second.id]
-    assert view.parent.reply_count == 2
-    assert view.parent.reply_authors[0].id == actor.id
-    assert service.thread(db, actor, first.id).parent.id == parent.id
-    assert first.id not in {m.id for m in service.history(db, actor, facts.public_id).messages}
-
-
-def test_also_in_channel_reply_shows_in_history(db, facts: ChatFacts):
-    actor = employee(db, facts.public_member)
-    parent = service.post_message(db, actor, facts.public_id, "parent")
-    reply = service.post_message(
-        db, actor, facts.public_id, "shared", thread_parent_id=parent.id, also_in_channel=True
-    )
-    assert reply.id in {m.id for m in service.history(db, actor, facts.public_id).messages}
-
-
-def test_members_lists_channel_members(db, facts: ChatFacts):
-    found = service.members(db, employee(db, facts.public_member), facts.public_id)
-    assert len(found) == count(db, Membership, Membership.channel_id == facts.public_id)
-
-
-def test_people_and_profile(db, facts: ChatFacts):
-    found = service.people(db, facts.public_member.name.split()[0])
-    assert facts.public_member.id in {p.id for p in found}
-    assert facts.inactive.id not in {p.id for p in service.people(db, limit=500)}
-    profile = service.profile(db, facts.public_member.id)
-    person = employee(db, facts.public_member)
-    assert profile.employee.email == person.email
-    assert profile.timezone == person.timezone
-    assert profile.local_time.endswith(("AM", "PM"))
-    with pytest.raises(NotFound):
-        service.profile(db, 999_999)
-
-
-def test_profile_local_time_follows_the_world_clock(db, facts: ChatFacts):
-    person = employee(db, facts.public_member)
-    expected = service.local_time(now(db), person.timezone)
-    assert service.profile(db, person.id).local_time == expected
-
-
-def test_mention_candidates_match_name_word_prefixes(db, facts: ChatFacts):
-    last = facts.public_member.name.split()[-1]
-    found = service.mention_candidates(db, last[:3].lower())
-    assert facts.public_member.id in {p.id for p in found}
-    assert all(p.is_active for p in found)
-
-
-def test_channel_candidates_exclude_invisible_channels(db, facts: ChatFacts):
-    outsider = employee(db, facts.private_non_member)
-    names = {c.name for c in service.channel_candidates(db, outsider, "", limit=100)}
-    assert facts.private_name not in names and facts.public_name in names
-    assert not any(n.startswith(("dm-", "mpdm-")) for n in names)
-
-
-def test_permalink_gives_channel_and_thread(db, facts: ChatFacts):
-    actor = employee(db, facts.public_member)
-    parent = service.post_message(db, actor, facts.public_id, "p")
-    reply = service.post_message(db, actor, facts.public_id, "r", thread_parent_id=parent.id)
-    assert service.permalink(db, actor, reply.id) == (facts.public_id, reply.id, parent.id)
-
-
-def test_attachment_returns_the_bytes(db, facts: ChatFacts):
-    actor = employee(db, facts.public_member)
-    posted = service.post_message(
-        db, actor, facts.public_id, "", files=[UploadedFile("a.png", "image/png", PNG)]
-    )
-    row = service.attachment(db, actor, posted.attachments[0].id)
-    assert row.data == PNG and row.content_type == "image/png"
 
 
 # -- posting -------------------------------------------------------------------------------
@@ -438,7 +254,7 @@ def test_edit_own_message_sets_edited_at_and_reparses_mentions(db, facts: ChatFa
     actor = employee(db, facts.public_member)
     first, second = facts.public_non_member, facts.private_non_member
     other = next(
-        p for p in service.people(db, limit=500) if p.id not in (actor.id, first.id, second.id)
+        p for p in reads.people(db, limit=500) if p.id not in (actor.id, first.id, second.id)
     )
     posted = service.post_message(db, actor, facts.public_id, f"hi @{first.name}")
     edited = service.edit_message(db, actor, posted.id, f"hi @{other.display_name}")
@@ -496,11 +312,11 @@ def test_deleting_a_thread_parent_with_replies_leaves_a_tombstone(db, facts: Cha
     row = db.get(Message, parent.id)
     assert row.deleted_at is not None and row.body == ""
     assert count(db, Reaction, Reaction.message_id == parent.id) == 0
-    view = service.thread(db, actor, parent.id)
-    assert view.parent.deleted and service.DELETED_TEXT in view.parent.html
+    view = reads.thread(db, actor, parent.id)
+    assert view.parent.deleted and reads.DELETED_TEXT in view.parent.html
     assert "secret" not in view.parent.html
     assert [r.id for r in view.replies] == [reply.id]
-    assert service.search(db, actor, "secret").total == 0
+    assert reads.search(db, actor, "secret").total == 0
     # The tombstone goes once its last reply does.
     service.delete_message(db, actor, reply.id)
     assert db.get(Message, parent.id) is None
@@ -526,7 +342,7 @@ def test_toggle_reaction_adds_then_removes(db, facts: ChatFacts):
     where = (Reaction.message_id == mid, Reaction.employee_id == actor.id, Reaction.emoji == "tada")
     assert service.toggle_reaction(db, actor, mid, ":tada:") is True
     assert count(db, Reaction, *where) == 1
-    view = service.message(db, actor, mid)
+    view = reads.message(db, actor, mid)
     tada = next(r for r in view.reactions if r.emoji == "tada")
     assert tada.reacted_by_me and actor.display_name in tada.names
     assert service.toggle_reaction(db, actor, mid, "tada") is False
@@ -556,12 +372,12 @@ def test_pin_and_unpin(db, facts: ChatFacts):
     actor = employee(db, facts.public_member)
     posted = service.post_message(db, actor, facts.public_id, "pin me")
     service.pin(db, actor, posted.id)
-    assert posted.id in [m.id for m in service.pinned(db, actor, facts.public_id)]
+    assert posted.id in [m.id for m in reads.pinned(db, actor, facts.public_id)]
     assert db.scalars(select(Pin).where(Pin.message_id == posted.id)).one().pinned_by_id == actor.id
     with pytest.raises(Conflict):
         service.pin(db, actor, posted.id)
     service.unpin(db, actor, posted.id)
-    assert posted.id not in [m.id for m in service.pinned(db, actor, facts.public_id)]
+    assert posted.id not in [m.id for m in reads.pinned(db, actor, facts.public_id)]
     with pytest.raises(Conflict):
         service.unpin(db, actor, posted.id)
 
@@ -569,15 +385,15 @@ def test_pin_and_unpin(db, facts: ChatFacts):
 def test_save_and_unsave(db, facts: ChatFacts):
     actor = employee(db, facts.public_member)
     mid = facts.public_message_id
-    if service.message(db, actor, mid).saved:
+    if reads.message(db, actor, mid).saved:
         service.unsave(db, actor, mid)
     service.save(db, actor, mid)
-    assert mid in [m.id for m in service.saved(db, actor)]
-    assert service.message(db, actor, mid).saved
+    assert mid in [m.id for m in reads.saved(db, actor)]
+    assert reads.message(db, actor, mid).saved
     with pytest.raises(Conflict):
         service.save(db, actor, mid)
     service.unsave(db, actor, mid)
-    assert mid not in [m.id for m in service.saved(db, actor)]
+    assert mid not in [m.id for m in reads.saved(db, actor)]
 
 
 def test_saved_hides_messages_of_channels_the_actor_left(db, facts: ChatFacts):
@@ -588,16 +404,16 @@ def test_saved_hides_messages_of_channels_the_actor_left(db, facts: ChatFacts):
             Membership.channel_id == facts.private_id, Membership.employee_id == actor.id
         )
     )
-    assert facts.private_message_id not in [m.id for m in service.saved(db, actor)]
+    assert facts.private_message_id not in [m.id for m in reads.saved(db, actor)]
 
 
 def test_mentions_lists_messages_mentioning_the_actor(db, facts: ChatFacts):
     author = employee(db, facts.public_member)
     target = employee(db, facts.public_non_member)
     posted = service.post_message(db, author, facts.public_id, f"ping @{target.display_name}")
-    found = service.mentions(db, target)
+    found = reads.mentions(db, target)
     assert found[0].id == posted.id
-    older = service.mentions(db, target, before_id=posted.id)
+    older = reads.mentions(db, target, before_id=posted.id)
     assert posted.id not in [m.id for m in older]
 
 
@@ -766,11 +582,11 @@ def test_archive_needs_membership(db, facts: ChatFacts):
 
 def test_archived_channel_still_allows_personal_state(db, facts: ChatFacts):
     actor = employee(db, facts.archived_member)
-    message_id = service.history(db, actor, facts.archived_id).messages[-1].id
+    message_id = reads.history(db, actor, facts.archived_id).messages[-1].id
     service.mark_read(db, actor, facts.archived_id)
-    if not service.message(db, actor, message_id).saved:
+    if not reads.message(db, actor, message_id).saved:
         service.save(db, actor, message_id)
-    assert service.message(db, actor, message_id).saved
+    assert reads.message(db, actor, message_id).saved
 
 
 # -- DMs, read markers, status -------------------------------------------------------------
@@ -804,7 +620,7 @@ def test_open_dm_validates_people(db, facts: ChatFacts):
         service.open_dm(db, actor, [facts.inactive.id])
     with pytest.raises(ValidationError):
         service.open_dm(db, actor, [999_999])
-    active = [p.id for p in service.people(db, limit=500) if p.id != actor.id]
+    active = [p.id for p in reads.people(db, limit=500) if p.id != actor.id]
     with pytest.raises(ValidationError, match="at most 8"):
         service.open_dm(db, actor, active[:9])
 
@@ -818,7 +634,7 @@ def test_mark_read_never_moves_backwards(db, facts: ChatFacts):
         )
     ).one()
     newest = membership.last_read_message_id
-    assert newest == service.history(db, actor, facts.public_id).messages[-1].id
+    assert newest == reads.history(db, actor, facts.public_id).messages[-1].id
     service.mark_read(db, actor, facts.public_id, facts.public_message_id)
     db.refresh(membership)
     assert membership.last_read_message_id == newest

@@ -14,6 +14,7 @@ import time
 import pytest
 
 from officegym.apps.crm import csvio, service
+from officegym.apps.web.errors import ValidationError
 
 from .conftest import one, rows, token
 
@@ -206,7 +207,7 @@ def test_ten_thousand_rows_import_in_one_go(rep, store, world):
 
 def test_more_rows_than_the_limit_are_refused():
     text = "First Name,Last Name\n" + "a,b\n" * 11
-    with pytest.raises(service.ValidationError, match="at most 10 rows"):
+    with pytest.raises(ValidationError, match="at most 10 rows"):
         csvio.read(text, max_rows=10)
 
 

@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy import func, select
 
 from officegym.apps.crm import listing
-from officegym.apps.crm.errors import ValidationError
 from officegym.apps.crm.fields import OPEN_STAGES
+from officegym.apps.web.errors import ValidationError
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.schema import Contact, Opportunity
 
@@ -177,6 +177,11 @@ def test_date_presets():
     assert listing.date_range("this_month", today) == (date(2025, 9, 1), date(2025, 9, 30))
     assert listing.date_range("past", today) == (None, date(2025, 9, 16))
     assert listing.quarter_of(date(2025, 12, 5), 1) == (date(2026, 1, 1), date(2026, 3, 31))
+
+
+def test_quarter_of_a_day_is_its_calendar_quarter():
+    assert listing.quarter_of(date(2025, 9, 17)) == (date(2025, 7, 1), date(2025, 9, 30))
+    assert listing.quarter_of(date(2025, 12, 31)) == (date(2025, 10, 1), date(2025, 12, 31))
 
 
 def test_search_counts_and_pages_like_an_unsearched_list(db, facts):

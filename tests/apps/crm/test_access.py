@@ -1,4 +1,5 @@
-"""The permission matrix: who may do what to a sales rep's records.
+"""Who may change which CRM records (`access`), and the permission matrix: who may do what to
+a sales rep's records.
 
 Everyone reads everything and may log activities on any record; edits (fields, stage, delete,
 bulk, merge, convert) belong to the owner, the owner's managers up the org chart, and admins.
@@ -9,8 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from officegym.apps.crm import listing, service
-from officegym.apps.crm.errors import Forbidden
+from officegym.apps.crm import access, listing, reads, service
+from officegym.apps.crm.fields import NOTES, OPPORTUNITIES
+from officegym.apps.web.errors import Forbidden
+from officegym.seed_data.schema import Note, Opportunity
 
 from .conftest import CrmFacts, employee
 
@@ -45,7 +48,7 @@ def _delete(db, actor, facts):
 
 
 def _read(db, actor, facts):
-    record = service.record(db, actor, "opportunities", facts.rep_opportunity)
+    record = reads.record(db, actor, "opportunities", facts.rep_opportunity)
     assert record.title
     page = listing.list_records(db, actor, "opportunities", {"owner": str(facts.rep.id)})
     assert page.total >= 1
@@ -138,3 +141,34 @@ def test_notes_belong_to_their_author(db, facts):
     with pytest.raises(Forbidden):
         service.update(db, employee(db, facts.other_rep), "notes", note_id, {"title": "Theirs"})
     service.update(db, employee(db, facts.manager), "notes", note_id, {"title": "Edited"})
+
+
+# -- the rules themselves -------------------------------------------------------------------
+
+
+def test_owner_of_a_note_is_its_author(db, facts):
+    note_id = service.add_note(
+        db,
+        employee(db, facts.rep),
+        {"title": "Mine", "body": "Text", "account_id": facts.rep_account},
+    )
+    assert access.owner_of(NOTES, db.get(Note, note_id)) == facts.rep.id
+
+
+@pytest.mark.parametrize(
+    ("who", "allowed"),
+    [("rep", True), ("manager", True), ("admin", True), ("other_rep", False), ("bystander", False)],
+)
+def test_can_edit_follows_owner_and_role(db, facts, who, allowed):
+    row = db.get(Opportunity, facts.rep_opportunity)
+    actor = employee(db, getattr(facts, who))
+    assert access.can_edit(db, actor, OPPORTUNITIES, row) is allowed
+
+
+def test_require_edit_checks_many_rows_against_one_scope(db, facts):
+    rep = employee(db, facts.rep)
+    scope = access.edit_scope(db, rep)
+    for opportunity_id in facts.rep_opportunities:
+        access.require_edit(db, rep, OPPORTUNITIES, db.get(Opportunity, opportunity_id), scope)
+    with pytest.raises(Forbidden, match=facts.other_rep.name):
+        access.require_edit(db, rep, OPPORTUNITIES, db.get(Opportunity, facts.other_opportunity))

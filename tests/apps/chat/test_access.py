@@ -1,4 +1,5 @@
-"""The permission matrix: member / non-member × public / private / DM × every kind of access.
+"""Who may see and change what: the rules in `access`, and the permission matrix (member /
+non-member × public / private / DM × every kind of access) that reads and writes obey.
 
 Non-members of private channels and DMs get NotFound for everything (exactly as for ids that
 don't exist), and search never returns their messages; public channels are readable by
@@ -9,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from officegym.apps.chat import service
-from officegym.apps.chat.service import Forbidden, NotFound, UploadedFile
+from officegym.apps.chat import access, reads, service
+from officegym.apps.chat.service import UploadedFile
+from officegym.apps.web.errors import Forbidden, NotFound
 
 from .conftest import ChatFacts, employee
 
@@ -35,12 +37,12 @@ def _setup(db, facts: ChatFacts, kind: str):
 
 
 def _read(db, actor, channel_id, message_id, _attachment_id):
-    service.channel(db, actor, channel_id)
-    service.history(db, actor, channel_id)
-    service.members(db, actor, channel_id)
-    service.pinned(db, actor, channel_id)
-    service.thread(db, actor, message_id)
-    service.message(db, actor, message_id)
+    reads.channel(db, actor, channel_id)
+    reads.history(db, actor, channel_id)
+    reads.members(db, actor, channel_id)
+    reads.pinned(db, actor, channel_id)
+    reads.thread(db, actor, message_id)
+    reads.message(db, actor, message_id)
     return OK
 
 
@@ -50,16 +52,16 @@ def _post(db, actor, channel_id, _message_id, _attachment_id):
 
 
 def _search(db, actor, _channel_id, _message_id, _attachment_id):
-    return "found" if service.search(db, actor, WORD).total else "nothing"
+    return "found" if reads.search(db, actor, WORD).total else "nothing"
 
 
 def _permalink(db, actor, channel_id, message_id, _attachment_id):
-    assert service.permalink(db, actor, message_id) == (channel_id, message_id, None)
+    assert reads.permalink(db, actor, message_id) == (channel_id, message_id, None)
     return OK
 
 
 def _attachment(db, actor, _channel_id, _message_id, attachment_id):
-    assert service.attachment(db, actor, attachment_id).data == b"plan"
+    assert reads.attachment(db, actor, attachment_id).data == b"plan"
     return OK
 
 
@@ -104,19 +106,19 @@ def test_permission_matrix(db, facts: ChatFacts, kind: str, who: str, action: st
 def test_not_found_for_invisible_channels_says_the_same_as_for_missing_ones(db, facts: ChatFacts):
     outsider = employee(db, facts.private_non_member)
     with pytest.raises(NotFound) as hidden:
-        service.channel(db, outsider, facts.private_id)
+        reads.channel(db, outsider, facts.private_id)
     with pytest.raises(NotFound) as missing:
-        service.channel(db, outsider, 999_999)
+        reads.channel(db, outsider, 999_999)
     assert hidden.value.message == missing.value.message
     assert facts.private_name not in hidden.value.message
 
 
 def test_invisible_channels_are_left_out_of_sidebar_and_browse(db, facts: ChatFacts):
     outsider = employee(db, facts.private_non_member)
-    bar = service.sidebar(db, outsider)
+    bar = reads.sidebar(db, outsider)
     listed = {c.id for c in bar.channels} | {d.id for d in bar.dms}
     assert facts.private_id not in listed and facts.dm_id not in listed
-    browsed = {c.id for c in service.browse_channels(db, outsider, include_archived=True)}
+    browsed = {c.id for c in reads.browse_channels(db, outsider, include_archived=True)}
     assert facts.private_id not in browsed and facts.dm_id not in browsed
 
 
@@ -145,10 +147,65 @@ def test_mentions_in_channels_the_actor_cannot_see_are_hidden(db, facts: ChatFac
     posted = service.post_message(
         db, member, facts.private_id, f"@{outsider.display_name} you are not here"
     )
-    assert posted.id not in {m.id for m in service.mentions(db, outsider)}
+    assert posted.id not in {m.id for m in reads.mentions(db, outsider)}
 
 
 def test_open_dm_by_name_collision_never_reveals_others_conversations(db, facts: ChatFacts):
     outsider = employee(db, facts.dm_outsider)
     detail = service.open_dm(db, outsider, [facts.dm_a.id])
     assert detail.id != facts.dm_id and detail.is_member
+
+
+# -- the rules themselves ------------------------------------------------------------------
+
+
+def test_is_member_follows_membership_rows(db, facts: ChatFacts):
+    assert access.is_member(db, facts.private_id, facts.private_member.id)
+    assert not access.is_member(db, facts.private_id, facts.private_non_member.id)
+
+
+def test_visible_channel_hides_private_channels_and_dms_from_outsiders(db, facts: ChatFacts):
+    outsider = employee(db, facts.dm_outsider)
+    assert access.visible_channel(db, outsider, facts.public_id).id == facts.public_id
+    for hidden in (facts.dm_id, 999_999):
+        with pytest.raises(NotFound):
+            access.visible_channel(db, outsider, hidden)
+    member = employee(db, facts.dm_a)
+    assert access.visible_channel(db, member, facts.dm_id).id == facts.dm_id
+
+
+def test_visible_message_is_not_found_in_invisible_channels(db, facts: ChatFacts):
+    member = employee(db, facts.private_member)
+    message, channel = access.visible_message(db, member, facts.private_message_id)
+    assert (message.id, channel.id) == (facts.private_message_id, facts.private_id)
+    outsider = employee(db, facts.private_non_member)
+    with pytest.raises(NotFound) as hidden:
+        access.visible_message(db, outsider, facts.private_message_id)
+    with pytest.raises(NotFound) as missing:
+        access.visible_message(db, outsider, 999_999)
+    assert hidden.value.message == missing.value.message
+
+
+def test_writable_channel_needs_membership_and_an_unarchived_channel(db, facts: ChatFacts):
+    member = employee(db, facts.public_member)
+    assert access.writable_channel(db, member, facts.public_id).id == facts.public_id
+    with pytest.raises(Forbidden, match="Join"):
+        access.writable_channel(db, employee(db, facts.public_non_member), facts.public_id)
+    with pytest.raises(Forbidden, match="archived"):
+        access.writable_channel(db, employee(db, facts.archived_member), facts.archived_id)
+    with pytest.raises(NotFound):
+        access.writable_channel(db, employee(db, facts.private_non_member), facts.private_id)
+
+
+def test_visible_channel_ids_are_public_channels_and_the_actors_own(db, facts: ChatFacts):
+    outsider = employee(db, facts.private_non_member)
+    visible = set(db.scalars(access.visible_channel_ids(outsider)))
+    assert {facts.public_id, facts.general_id} <= visible
+    assert facts.private_id not in visible
+    member_visible = set(db.scalars(access.visible_channel_ids(employee(db, facts.dm_a))))
+    assert facts.dm_id in member_visible
+
+
+def test_dm_name_depends_only_on_who_is_in_it():
+    assert access.dm_name({7, 3}) == access.dm_name({3, 7}) == "dm-3-7"
+    assert access.dm_name({9, 2, 5}) == "mpdm-2-5-9"
