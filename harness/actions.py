@@ -1,9 +1,9 @@
 """The agent's action language: BrowserGym-style calls such as `click("12")`, read safely.
 
-Agents send text. `parse_action` reads it with `ast` and accepts only calls to the actions
-below with literal arguments, so agent text is never executed. `format_action` writes the
-same canonical strings from Python, and `PageActions` is the Python API over them that
-oracles and scripted agents use; every path ends in one canonical action string.
+Agents send text. `parse_action` reads it with `ast` and accepts only calls to the actions of
+`actionspec.SPECS` with literal arguments, so agent text is never executed. `format_action`
+writes the same canonical strings from Python (`PageActions` sends its calls through it);
+every path ends in one canonical action string.
 
     >>> parse_action('click(12, button="right")')
     [Action(name='click', args=(('bid', '12'), ('button', 'right'), ('modifiers', ())))]
@@ -15,351 +15,23 @@ from __future__ import annotations
 
 import ast
 import difflib
-import json
-import math
 import re
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from officegym.tasks.answer import CONTRACT
+from .actionspec import (
+    SPECS,
+    ActionParseError,
+    ActionSpec,
+    describe_value,
+    render_literal,
+    spec_of,
+)
 
 MAX_ACTIONS_PER_STEP = 10
 MAX_ACTION_CHARS = 20_000
-MAX_STRING_CHARS = 10_000
-MAX_WAIT_MS = 10_000
-
-Button = Literal["left", "middle", "right"]
-Modifier = Literal["Alt", "Control", "ControlOrMeta", "Meta", "Shift"]
-BUTTONS: tuple[str, ...] = ("left", "middle", "right")
-MODIFIERS: tuple[str, ...] = ("Alt", "Control", "ControlOrMeta", "Meta", "Shift")
-
-
-class ActionParseError(ValueError):
-    """The action text is not a valid action; the message says what to send instead."""
-
-
-class ElementNotFound(LookupError):
-    """No accessibility node matches a `PageActions.find` query."""
-
-
-# --- argument checks: each returns the value in canonical form or raises ActionParseError ---
-
-Check = Callable[[str, str, Any], Any]
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "None"
-    text = repr(list(value) if isinstance(value, tuple) else value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{type(value).__name__} {text}"
-
-
-def _type_error(action: str, param: str, expected: str, value: Any) -> ActionParseError:
-    return ActionParseError(
-        f"{action}(): argument '{param}' must be {expected}, got {_describe(value)}"
-    )
-
-
-def _text(action: str, param: str, value: Any) -> str:
-    if not isinstance(value, str):
-        raise _type_error(action, param, "a string", value)
-    if len(value) > MAX_STRING_CHARS:
-        raise ActionParseError(
-            f"{action}(): argument '{param}' is {len(value)} characters long; "
-            f"the limit is {MAX_STRING_CHARS}"
-        )
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ActionParseError(
-            f"{action}(): argument '{param}' contains an unpaired surrogate; send valid Unicode text"
-        ) from None
-    return str(value)
-
-
-def _bid(action: str, param: str, value: Any) -> str:
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = str(int(value))
-    if not isinstance(value, str):
-        raise _type_error(action, param, 'an element id (bid) such as "12"', value)
-    value = _text(action, param, value)
-    if not value.strip():
-        raise ActionParseError(
-            f"{action}(): argument '{param}' must be a non-empty element id (bid) such as \"12\""
-        )
-    return value
-
-
-def _number(action: str, param: str, value: Any) -> int | float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _type_error(action, param, "a number", value)
-    try:
-        finite = math.isfinite(value)
-    except OverflowError:
-        finite = False
-    if not finite:
-        raise _type_error(action, param, "a finite number", value)
-    return int(value) if isinstance(value, int) else float(value)
-
-
-def _wait_ms(action: str, param: str, value: Any) -> int | float:
-    value = _number(action, param, value)
-    if not 0 <= value <= MAX_WAIT_MS:
-        raise ActionParseError(
-            f"{action}(): argument '{param}' must be between 0 and {MAX_WAIT_MS} "
-            f"(milliseconds), got {value!r}"
-        )
-    return value
-
-
-def _index(action: str, param: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _type_error(action, param, "an integer", value)
-    if value < 0:
-        raise ActionParseError(
-            f"{action}(): argument '{param}' must be 0 or more (tabs count from 0), got {value!r}"
-        )
-    return int(value)
-
-
-def _choices(options: tuple[str, ...]) -> str:
-    return ", ".join(json.dumps(option) for option in options)
-
-
-def _button(action: str, param: str, value: Any) -> str:
-    if not isinstance(value, str) or value not in BUTTONS:
-        raise _type_error(action, param, f"one of {_choices(BUTTONS)}", value)
-    return str(value)
-
-
-def _modifiers(action: str, param: str, value: Any) -> tuple[str, ...]:
-    expected = f'a list of {_choices(MODIFIERS)} such as ["Shift"]'
-    if not isinstance(value, list | tuple):
-        raise _type_error(action, param, expected, value)
-    for item in value:
-        if not isinstance(item, str) or item not in MODIFIERS:
-            raise ActionParseError(
-                f"{action}(): argument '{param}' must be {expected}; "
-                f"{_describe(item)} is not a modifier key"
-            )
-    return tuple(str(item) for item in value)
-
-
-def _text_or_list(action: str, param: str, value: Any) -> str | tuple[str, ...]:
-    if isinstance(value, str):
-        return _text(action, param, value)
-    if not isinstance(value, list | tuple):
-        raise _type_error(action, param, "a string or a list of strings", value)
-    return tuple(_text(action, f"{param}[{i}]", item) for i, item in enumerate(value))
-
-
-# --- the action table ---
-
-
-@dataclass(frozen=True)
-class _Param:
-    name: str
-    hint: str
-    check: Check
-    required: bool = True
-    default: Any = None
-
-
-@dataclass(frozen=True)
-class _Spec:
-    name: str
-    params: tuple[_Param, ...]
-    doc: str
-    example: str
-
-
-_BUTTON_HINT = f"Literal[{_choices(BUTTONS)}]"
-_MODIFIERS_HINT = f"list[Literal[{_choices(MODIFIERS)}]]"
-
-
-def _p(name: str, hint: str, check: Check) -> _Param:
-    return _Param(name, hint, check)
-
-
-def _opt(name: str, hint: str, check: Check, default: Any) -> _Param:
-    return _Param(name, hint, check, required=False, default=default)
-
-
-_BID = ("str", _bid)
-_TEXT = ("str", _text)
-_NUMBER = ("float", _number)
-_BUTTON_ARG = _opt("button", _BUTTON_HINT, _button, "left")
-_MODIFIERS_ARG = _opt("modifiers", _MODIFIERS_HINT, _modifiers, ())
-_XY = (_p("x", *_NUMBER), _p("y", *_NUMBER))
-
-_SPECS: dict[str, _Spec] = {
-    spec.name: spec
-    for spec in (
-        _Spec(
-            "click",
-            (_p("bid", *_BID), _BUTTON_ARG, _MODIFIERS_ARG),
-            "Click an element; optionally another mouse button or held modifier keys.",
-            'click("12")',
-        ),
-        _Spec(
-            "dblclick",
-            (_p("bid", *_BID), _BUTTON_ARG, _MODIFIERS_ARG),
-            "Double-click an element.",
-            'dblclick("12")',
-        ),
-        _Spec("hover", (_p("bid", *_BID),), "Move the mouse over an element.", 'hover("12")'),
-        _Spec(
-            "fill",
-            (_p("bid", *_BID), _p("value", *_TEXT)),
-            "Replace the text of an input, textarea or editable element.",
-            'fill("7", "Quarterly review")',
-        ),
-        _Spec("clear", (_p("bid", *_BID),), "Empty an input field.", 'clear("7")'),
-        _Spec(
-            "select_option",
-            (_p("bid", *_BID), _p("options", "str | list[str]", _text_or_list)),
-            "Choose an option of a <select> by value or label; a list selects several.",
-            'select_option("9", "Negotiation")',
-        ),
-        _Spec(
-            "check",
-            (_p("bid", *_BID),),
-            "Make sure a checkbox or radio button is checked.",
-            'check("15")',
-        ),
-        _Spec(
-            "uncheck", (_p("bid", *_BID),), "Make sure a checkbox is unchecked.", 'uncheck("15")'
-        ),
-        _Spec(
-            "press",
-            (_p("bid", *_BID), _p("key_comb", *_TEXT)),
-            "Focus an element and press a key or combination (Enter, Escape, Control+a).",
-            'press("7", "Enter")',
-        ),
-        _Spec("focus", (_p("bid", *_BID),), "Focus an element.", 'focus("7")'),
-        _Spec(
-            "scroll",
-            (_p("delta_x", *_NUMBER), _p("delta_y", *_NUMBER)),
-            "Scroll by pixels: positive is right/down, negative is left/up.",
-            "scroll(0, 300)",
-        ),
-        _Spec(
-            "drag_and_drop",
-            (_p("from_bid", *_BID), _p("to_bid", *_BID)),
-            "Drag one element and drop it on another.",
-            'drag_and_drop("21", "34")',
-        ),
-        _Spec(
-            "upload_file",
-            (_p("bid", *_BID), _p("file", "str | list[str]", _text_or_list)),
-            "Set the file(s) of a file input by path; a list sets several.",
-            'upload_file("18", "report.pdf")',
-        ),
-        _Spec("goto", (_p("url", *_TEXT),), "Open a URL in the current tab.", 'goto("/crm/")'),
-        _Spec("go_back", (), "Go back one page in the current tab's history.", "go_back()"),
-        _Spec(
-            "go_forward", (), "Go forward one page in the current tab's history.", "go_forward()"
-        ),
-        _Spec("new_tab", (), "Open a new empty tab and switch to it.", "new_tab()"),
-        _Spec(
-            "tab_focus",
-            (_p("index", "int", _index),),
-            "Switch to the tab at this 0-based index (see the open pages).",
-            "tab_focus(0)",
-        ),
-        _Spec("tab_close", (), "Close the current tab.", "tab_close()"),
-        _Spec(
-            "mouse_move",
-            _XY,
-            "Move the mouse to viewport coordinates in pixels (from the top-left).",
-            "mouse_move(420, 300)",
-        ),
-        _Spec(
-            "mouse_click",
-            (*_XY, _BUTTON_ARG),
-            "Click at viewport coordinates.",
-            "mouse_click(420, 300)",
-        ),
-        _Spec(
-            "mouse_dblclick",
-            (*_XY, _BUTTON_ARG),
-            "Double-click at viewport coordinates.",
-            "mouse_dblclick(420, 300)",
-        ),
-        _Spec(
-            "mouse_down",
-            (*_XY, _BUTTON_ARG),
-            "Move to viewport coordinates and press a mouse button (hold it).",
-            "mouse_down(420, 300)",
-        ),
-        _Spec(
-            "mouse_up",
-            (*_XY, _BUTTON_ARG),
-            "Move to viewport coordinates and release a mouse button.",
-            "mouse_up(520, 300)",
-        ),
-        _Spec(
-            "keyboard_type",
-            (_p("text", *_TEXT),),
-            "Type text into the focused element, key by key.",
-            'keyboard_type("Hello")',
-        ),
-        _Spec(
-            "keyboard_press",
-            (_p("key", *_TEXT),),
-            "Press a key or combination on the focused element (Enter, Control+a).",
-            'keyboard_press("Enter")',
-        ),
-        _Spec(
-            "send_msg_to_user",
-            (_p("text", *_TEXT),),
-            "Send a message to the user; use it to give the answer when the goal asks a question.",
-            'send_msg_to_user("The deal is worth $12,400.")',
-        ),
-        _Spec(
-            "report_infeasible",
-            (_p("reason", *_TEXT),),
-            "Tell the user the goal cannot be done, and why.",
-            'report_infeasible("There is no booking on that date.")',
-        ),
-        _Spec(
-            "noop",
-            (_opt("wait_ms", "float", _wait_ms, 1000),),
-            f"Do nothing and wait (milliseconds, at most {MAX_WAIT_MS}).",
-            "noop()",
-        ),
-    )
-}
-
-ACTION_NAMES: tuple[str, ...] = tuple(_SPECS)
-"""Every action an agent may send, in manual order."""
-
-ACTION_DOCS: dict[str, str] = {
-    name: f"{spec.doc} Example: {spec.example}" for name, spec in _SPECS.items()
-}
-"""One line per action for prompts: what it does, then `Example: <call>`."""
-
-
-def _render(value: Any) -> str:
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_render(item) for item in value) + "]"
-    return repr(value)
-
-
-def _signature(spec: _Spec, *, typed: bool = False) -> str:
-    parts = []
-    for param in spec.params:
-        part = f"{param.name}: {param.hint}" if typed else param.name
-        if not param.required:
-            part += f"{' = ' if typed else '='}{_render(param.default)}"
-        parts.append(part)
-    return f"{spec.name}({', '.join(parts)})"
 
 
 def action_space_description() -> str:
@@ -370,9 +42,9 @@ def action_space_description() -> str:
         "in the observation.",
         "",
     ]
-    for spec in _SPECS.values():
-        lines.append(_signature(spec, typed=True))
-        lines.append(f"    {ACTION_DOCS[spec.name]}")
+    for spec in SPECS.values():
+        lines.append(spec.signature(typed=True))
+        lines.append(f"    {spec.doc}")
     return "\n".join(lines)
 
 
@@ -402,38 +74,32 @@ class Action:
                 return value
         raise KeyError(f"{self.name}() has no argument {name!r}")
 
+    @property
+    def spec(self) -> ActionSpec:
+        """The action's spec (signature, handler, ending)."""
+        return SPECS[self.name]
+
+    @property
+    def ends_episode(self) -> bool:
+        return self.spec.ends_episode
+
     def __str__(self) -> str:
         """Canonical text: required arguments positional, changed optional ones by keyword."""
         values = dict(self.args)
         parts = []
-        for param in _SPECS[self.name].params:
+        for param in self.spec.params:
             if param.name not in values:
                 continue
             value = values[param.name]
             if param.required:
-                parts.append(_render(value))
+                parts.append(render_literal(value))
             elif value != param.default:
-                parts.append(f"{param.name}={_render(value)}")
+                parts.append(f"{param.name}={render_literal(value)}")
         return f"{self.name}({', '.join(parts)})"
 
 
-def _spec(name: str) -> _Spec:
-    spec = _SPECS.get(name)
-    if spec is not None:
-        return spec
-    suggestions = difflib.get_close_matches(name, ACTION_NAMES, n=2, cutoff=0.6)
-    lowered = name.lower()
-    if lowered:
-        suggestions += [n for n in ACTION_NAMES if lowered in n and n not in suggestions]
-    quoted = [repr(s) for s in suggestions[:3]]
-    if len(quoted) > 1:
-        quoted = [", ".join(quoted[:-1]) + " or " + quoted[-1]]
-    hint = f"; did you mean {quoted[0]}?" if quoted else "."
-    raise ActionParseError(f"unknown action {name!r}{hint} Allowed: {', '.join(ACTION_NAMES)}")
-
-
-def _bind(spec: _Spec, args: Sequence[Any], kwargs: Sequence[tuple[str, Any]]) -> Action:
-    usage = f"Usage: {_signature(spec)}"
+def _bind(spec: ActionSpec, args: Sequence[Any], kwargs: Sequence[tuple[str, Any]]) -> Action:
+    usage = f"Usage: {spec.signature()}"
     names = [param.name for param in spec.params]
     if len(args) > len(names):
         takes = f"at most {len(names)} positional argument{'s' * (len(names) != 1)}"
@@ -460,9 +126,7 @@ def _bind(spec: _Spec, args: Sequence[Any], kwargs: Sequence[tuple[str, Any]]) -
     bound = tuple(
         (
             param.name,
-            param.check(spec.name, param.name, given[param.name])
-            if param.name in given
-            else param.default,
+            param.check(spec.name, given[param.name]) if param.name in given else param.default,
         )
         for param in spec.params
     )
@@ -471,7 +135,7 @@ def _bind(spec: _Spec, args: Sequence[Any], kwargs: Sequence[tuple[str, Any]]) -
 
 def make_action(name: str, *args: Any, **kwargs: Any) -> Action:
     """Bind and validate an action from Python values, as `parse_action` does from text."""
-    return _bind(_spec(name), args, list(kwargs.items()))
+    return _bind(spec_of(name), args, list(kwargs.items()))
 
 
 def format_action(name: str, *args: Any, **kwargs: Any) -> str:
@@ -593,7 +257,7 @@ def _from_statement(statement: ast.stmt, source: str) -> Action:
         raise ActionParseError(
             f"the action must be a plain name such as click (found {_snippet(call.func, source)})"
         )
-    spec = _spec(call.func.id)
+    spec = spec_of(call.func.id)
     args = [_literal(node, source) for node in call.args]
     kwargs = []
     for keyword in call.keywords:
@@ -623,7 +287,7 @@ def parse_action(text: str) -> list[Action]:
     a markdown code fence. Raises `ActionParseError` with a message meant for the agent.
     """
     if not isinstance(text, str):
-        raise ActionParseError(f"an action must be a string, got {_describe(text)}")
+        raise ActionParseError(f"an action must be a string, got {describe_value(text)}")
     if len(text) > MAX_ACTION_CHARS:
         raise ActionParseError(
             f"the action text is {len(text)} characters long; the limit is {MAX_ACTION_CHARS}"
@@ -658,294 +322,20 @@ def parse_action(text: str) -> list[Action]:
     return actions
 
 
-# --- the Python API for oracles and scripted agents ---
+def __getattr__(name: str) -> Any:
+    # `PageActions` lives in `page_actions`; task modules still name it by this module.
+    if name == "PageActions":
+        from .page_actions import PageActions
 
-
-def _normalise(text: str | None) -> str:
-    return " ".join((text or "").split())
-
-
-class PageActions:
-    """The actions as Python methods, plus Playwright-like finders over the accessibility tree.
-
-    `step(text)` runs one canonical action string in the environment (its return value is
-    kept as `last`); `nodes()` returns the current page's accessibility nodes in preorder,
-    each with `bid`, `role`, `name`, `value`, `depth` and `states`.
-
-        bid = actions.find("textbox", "Deal name")
-        actions.fill(bid, "Renewal 2025")
-        actions.click(actions.find("button", "Save", exact=True))
-    """
-
-    def __init__(self, step: Callable[[str], Any], nodes: Callable[[], Sequence[Any]]) -> None:
-        self._step = step
-        self._nodes = nodes
-        self._last: Any = None
-
-    @property
-    def last(self) -> Any:
-        """What `step` returned for the most recent action (None before the first)."""
-        return self._last
-
-    @property
-    def nodes(self) -> Sequence[Any]:
-        """The current page's accessibility nodes (preorder), for finders of your own."""
-        return self._nodes()
-
-    def _run(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        self._last = self._step(format_action(name, *args, **kwargs))
-        return self._last
-
-    # finders
-
-    def find_all(
-        self,
-        role: str | None = None,
-        name: str | None = None,
-        *,
-        exact: bool = False,
-        within: str | int | None = None,
-        include_hidden: bool = False,
-    ) -> list[str]:
-        """Bids of every node matching `role` and `name`, in page order.
-
-        `role` matches exactly (ignoring case). `name` matches as a case-insensitive
-        substring, or the whole name case-sensitively when `exact`; whitespace is
-        normalised either way. `within` limits the search to descendants of that bid.
-        Nodes without a bid, and hidden ones unless `include_hidden`, never match.
-        """
-        return [node.bid for node in self._matches(role, name, exact, within, include_hidden)[0]]
-
-    def find(
-        self,
-        role: str | None = None,
-        name: str | None = None,
-        *,
-        exact: bool = False,
-        nth: int = 0,
-        within: str | int | None = None,
-        include_hidden: bool = False,
-    ) -> str:
-        """The bid of the `nth` match (0-based; negative counts from the end), see `find_all`.
-
-        Raises `ElementNotFound` naming the closest candidates when nothing matches.
-        """
-        matches, scope = self._matches(role, name, exact, within, include_hidden)
-        query = _query(role, name, exact, within)
-        if not matches:
-            raise ElementNotFound(f"no element with {query}; {_closest(scope, role, name)}")
-        if not -len(matches) <= nth < len(matches):
-            bids = ", ".join(json.dumps(node.bid) for node in matches)
-            raise ElementNotFound(
-                f"{len(matches)} element{'s' * (len(matches) != 1)} with {query} "
-                f"({bids}), so there is no nth={nth}"
-            )
-        return str(matches[nth].bid)
-
-    def exists(
-        self,
-        role: str | None = None,
-        name: str | None = None,
-        *,
-        exact: bool = False,
-        within: str | int | None = None,
-        include_hidden: bool = False,
-    ) -> bool:
-        """Whether any node matches (see `find_all`)."""
-        return bool(
-            self.find_all(role, name, exact=exact, within=within, include_hidden=include_hidden)
-        )
-
-    def _matches(
-        self,
-        role: str | None,
-        name: str | None,
-        exact: bool,
-        within: str | int | None,
-        include_hidden: bool,
-    ) -> tuple[list[Any], list[Any]]:
-        """(matching nodes, every actionable node in scope)."""
-        scope = [
-            node
-            for node in _descendants(list(self._nodes()), within)
-            if node.bid is not None and (include_hidden or "hidden" not in node.states)
-        ]
-        wanted_role = role.casefold() if role is not None else None
-        wanted_name = _normalise(name)
-        matches = []
-        for node in scope:
-            if wanted_role is not None and (node.role or "").casefold() != wanted_role:
-                continue
-            if name is not None:
-                have = _normalise(node.name)
-                if exact and have != wanted_name:
-                    continue
-                if not exact and wanted_name.casefold() not in have.casefold():
-                    continue
-            matches.append(node)
-        return matches, scope
-
-    # actions, one method each with the action's own signature
-
-    def click(
-        self, bid: str | int, button: Button = "left", modifiers: Sequence[Modifier] = ()
-    ) -> Any:
-        return self._run("click", bid, button=button, modifiers=modifiers)
-
-    def dblclick(
-        self, bid: str | int, button: Button = "left", modifiers: Sequence[Modifier] = ()
-    ) -> Any:
-        return self._run("dblclick", bid, button=button, modifiers=modifiers)
-
-    def hover(self, bid: str | int) -> Any:
-        return self._run("hover", bid)
-
-    def fill(self, bid: str | int, value: str) -> Any:
-        return self._run("fill", bid, value)
-
-    def clear(self, bid: str | int) -> Any:
-        return self._run("clear", bid)
-
-    def select_option(self, bid: str | int, options: str | Sequence[str]) -> Any:
-        return self._run("select_option", bid, options)
-
-    def check(self, bid: str | int) -> Any:
-        return self._run("check", bid)
-
-    def uncheck(self, bid: str | int) -> Any:
-        return self._run("uncheck", bid)
-
-    def press(self, bid: str | int, key_comb: str) -> Any:
-        return self._run("press", bid, key_comb)
-
-    def focus(self, bid: str | int) -> Any:
-        return self._run("focus", bid)
-
-    def scroll(self, delta_x: float, delta_y: float) -> Any:
-        return self._run("scroll", delta_x, delta_y)
-
-    def drag_and_drop(self, from_bid: str | int, to_bid: str | int) -> Any:
-        return self._run("drag_and_drop", from_bid, to_bid)
-
-    def upload_file(self, bid: str | int, file: str | Sequence[str]) -> Any:
-        return self._run("upload_file", bid, file)
-
-    def goto(self, url: str) -> Any:
-        return self._run("goto", url)
-
-    def go_back(self) -> Any:
-        return self._run("go_back")
-
-    def go_forward(self) -> Any:
-        return self._run("go_forward")
-
-    def new_tab(self) -> Any:
-        return self._run("new_tab")
-
-    def tab_focus(self, index: int) -> Any:
-        return self._run("tab_focus", index)
-
-    def tab_close(self) -> Any:
-        return self._run("tab_close")
-
-    def mouse_move(self, x: float, y: float) -> Any:
-        return self._run("mouse_move", x, y)
-
-    def mouse_click(self, x: float, y: float, button: Button = "left") -> Any:
-        return self._run("mouse_click", x, y, button=button)
-
-    def mouse_dblclick(self, x: float, y: float, button: Button = "left") -> Any:
-        return self._run("mouse_dblclick", x, y, button=button)
-
-    def mouse_down(self, x: float, y: float, button: Button = "left") -> Any:
-        return self._run("mouse_down", x, y, button=button)
-
-    def mouse_up(self, x: float, y: float, button: Button = "left") -> Any:
-        return self._run("mouse_up", x, y, button=button)
-
-    def keyboard_type(self, text: str) -> Any:
-        return self._run("keyboard_type", text)
-
-    def keyboard_press(self, key: str) -> Any:
-        return self._run("keyboard_press", key)
-
-    def send_msg_to_user(self, text: str) -> Any:
-        return self._run("send_msg_to_user", text)
-
-    def report_infeasible(self, reason: str) -> Any:
-        return self._run("report_infeasible", reason)
-
-    def noop(self, wait_ms: float = 1000) -> Any:
-        return self._run("noop", wait_ms=wait_ms)
-
-
-def _descendants(nodes: list[Any], within: str | int | None) -> list[Any]:
-    """All nodes, or only those below the node `within` (by depth in the preorder list)."""
-    if within is None:
-        return nodes
-    for i, node in enumerate(nodes):
-        if node.bid is not None and node.bid == str(within):
-            inside = []
-            for later in nodes[i + 1 :]:
-                if later.depth <= node.depth:
-                    break
-                inside.append(later)
-            return inside
-    raise ElementNotFound(f"no element with bid {json.dumps(str(within))} to search within")
-
-
-def _query(role: str | None, name: str | None, exact: bool, within: str | int | None) -> str:
-    parts = []
-    if role is not None:
-        parts.append(f"role={json.dumps(role)}")
-    if name is not None:
-        parts.append(f"name={json.dumps(name)}" + (" (exact)" if exact else ""))
-    if within is not None:
-        parts.append(f"within bid {json.dumps(str(within))}")
-    return " ".join(parts) or "any role or name"
-
-
-def _label(node: Any) -> str:
-    return f"{node.role} {json.dumps(_normalise(node.name), ensure_ascii=False)} (bid {json.dumps(node.bid)})"
-
-
-def _closest(scope: list[Any], role: str | None, name: str | None) -> str:
-    """The few nodes that look most like the query, to show what the page does hold."""
-    if not scope:
-        return "there are no elements with a bid there"
-    query = f"{role or ''} {_normalise(name)}".strip().casefold()
-    keys: dict[str, Any] = {}
-    for node in scope:
-        keys.setdefault(f"{node.role} {_normalise(node.name)}".casefold(), node)
-    nearest = difflib.get_close_matches(query, list(keys), n=5, cutoff=0.0)
-    return "closest: " + ", ".join(_label(keys[key]) for key in nearest)
-
-
-# Shown to the agent in every observation: how to end an episode, and the answer contract
-# that every answer check reads final messages by.
-INSTRUCTIONS = (
-    "Finish with send_msg_to_user(text) when the task is done or asks for an answer, or with "
-    "report_infeasible(reason) when the task cannot be done in this world (only then: "
-    "reporting a task that can be done fails it, whatever else was done). " + CONTRACT
-)
+        return PageActions
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
-    "INSTRUCTIONS",
-    "ACTION_DOCS",
-    "ACTION_NAMES",
-    "BUTTONS",
     "MAX_ACTIONS_PER_STEP",
     "MAX_ACTION_CHARS",
-    "MAX_STRING_CHARS",
-    "MAX_WAIT_MS",
-    "MODIFIERS",
     "Action",
     "ActionParseError",
-    "Button",
-    "ElementNotFound",
-    "Modifier",
-    "PageActions",
     "action_space_description",
     "format_action",
     "make_action",

@@ -10,10 +10,11 @@ import asyncio
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from .actions import format_action
 from .env import AsyncEnv
+from .observation import Observation
 from .recording import load_episode
 
 _CLICKABLE = {"link", "button", "checkbox", "radio", "tab", "menuitem", "option", "switch"}
@@ -95,7 +96,7 @@ class ReplayAgent:
 class PolicyAgent:
     """Wraps a function `policy(obs) -> action string or None (stop)`; runs it in a thread."""
 
-    def __init__(self, policy: Callable[[dict[str, Any]], str | None], name: str = "policy"):
+    def __init__(self, policy: Callable[[Observation], str | None], name: str = "policy"):
         self.policy = policy
         self.name = name
 

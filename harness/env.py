@@ -1,10 +1,14 @@
-"""The environments: `AsyncEnv` (the one implementation, async) and `Env` (Gymnasium, sync)."""
+"""The environments: `AsyncEnv` (the one implementation, async) and `Env` (Gymnasium, sync).
+
+An episode's parts live beside this module: actions in `actionspec`/`actions`, the browser
+in `session`, observations in `observation`/`observe`, grading in `grading`, the files in
+`recording`; Gymnasium ids in `registration`.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import os
 import shutil
 import tempfile
@@ -14,7 +18,6 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import gymnasium
 import numpy as np
@@ -25,19 +28,20 @@ from officegym.seed_data.clock import now_of
 from officegym.seed_data.diff import WorldDiff
 from officegym.tasks import registry
 from officegym.tasks.protocol import EpisodeContext, Task, TaskError
-from officegym.tasks.verdict import Check, Verdict
+from officegym.tasks.verdict import Verdict
 
-from .actions import INSTRUCTIONS, ActionParseError, PageActions, parse_action
+from .actions import ActionParseError, parse_action
+from .actionspec import INSTRUCTIONS, ActionFailed
+from .grading import final_info, grade
+from .observation import Observation, assemble
 from .observe import AXNode, PageObservation, observe
+from .page_actions import PageActions
 from .recording import Recorder
 from .runtime import Runtime, RuntimeOptions, acquire_runtime, release_runtime
 from .sandbox import Sandbox
-from .session import ActionFailed, BrowserSession, SessionOptions
+from .session import BrowserSession, SessionOptions
 from .spaces import ObservationOptions, Unicode, observation_space
 
-ENDING_ACTIONS = ("send_msg_to_user", "report_infeasible")
-
-_NEUTRAL_PATHS = ("", "login", "logout", "static")
 _world_ids = itertools.count(1)
 
 
@@ -125,7 +129,7 @@ class AsyncEnv:
         self._world_now: datetime | None = None
         self._scratch = Path(tempfile.mkdtemp(prefix="officegym-episode-"))
         self._episodes = 0
-        self.last_obs: dict[str, Any] = {}
+        self.last_obs: Observation = {}
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -172,7 +176,7 @@ class AsyncEnv:
 
     async def reset(
         self, seed: int | None = None, options: Mapping[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    ) -> tuple[Observation, dict[str, Any]]:
         """Start a new episode: fresh world, new signed-in context at the start page."""
         options = dict(options or {})
         if seed is not None:
@@ -241,19 +245,14 @@ class AsyncEnv:
         seed = "x" if task.instance_seed is None else task.instance_seed
         directory = self.record_root / f"{task.id}-s{seed}-{self.name}-{self._episodes:04d}"
         self._recorder = Recorder(directory)
-        self._recorder.start(
+        self._recorder.begin(
+            task.describe(),
             {
-                "task": task.describe(),
-                "options": {
-                    "observation": asdict(self.parts),
-                    "session": asdict(self.session_options),
-                    "max_steps": self.max_steps,
-                    "reward": self.reward_mode,
-                },
-                "agent": None,
-                "harness_version": _version(),
-                "started_at": datetime.now().astimezone().isoformat(timespec="seconds"),
-            }
+                "observation": asdict(self.parts),
+                "session": asdict(self.session_options),
+                "max_steps": self.max_steps,
+                "reward": self.reward_mode,
+            },
         )
         return self._recorder.files_dir
 
@@ -265,12 +264,9 @@ class AsyncEnv:
     def set_agent_name(self, agent: str) -> None:
         """Note which agent plays this episode in the recording (call after reset)."""
         if self._recorder is not None:
-            meta = self._recorder.directory / "episode.json"
-            data = json.loads(meta.read_text("utf-8"))
-            data["agent"] = agent
-            meta.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
+            self._recorder.set_agent(agent)
 
-    async def step(self, action: str) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+    async def step(self, action: str) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Run the action string; returns (obs, reward, terminated, truncated, info)."""
         if self.session is None or self.task is None:
             raise EpisodeOver("call reset() before step()")
@@ -296,13 +292,11 @@ class AsyncEnv:
             except ActionFailed as error:
                 self.last_error = str(error)
                 break
-            if call.name == "send_msg_to_user":
-                self.answer = call.kwargs["text"]
+            ending = call.spec.ending
+            if ending is not None:
+                outcome = ending.outcome(call.kwargs)
+                self.answer, self.infeasible = outcome["answer"], outcome["infeasible"]
                 self.done = True
-            elif call.name == "report_infeasible":
-                self.infeasible = call.kwargs["reason"] or "infeasible"
-                self.done = True
-            if self.done:
                 break
         if self.last_error:
             self.action_errors += 1
@@ -321,7 +315,7 @@ class AsyncEnv:
             verdict, diff = await self._grade(final=True)
             self._final = (verdict, diff)
             reward = verdict.score - (self._last_score if self.reward_mode == "dense" else 0.0)
-            info.update(self._final_info(verdict, diff))
+            info.update(final_info(verdict, diff, self.answer, self.infeasible))
         elif self.reward_mode == "dense":
             verdict, _ = await self._grade(final=False)
             reward = verdict.score - self._last_score
@@ -367,7 +361,7 @@ class AsyncEnv:
             if self._recorder is not None:
                 self._finish_recording()
         verdict, diff = self._final
-        return verdict.score, self._final_info(verdict, diff)
+        return verdict.score, final_info(verdict, diff, self.answer, self.infeasible)
 
     @property
     def final(self) -> tuple[Verdict, WorldDiff] | None:
@@ -421,73 +415,24 @@ class AsyncEnv:
     async def _grade(self, *, final: bool) -> tuple[Verdict, WorldDiff]:
         store = self.runtime.store
         diff = await asyncio.to_thread(store.diff, self.world_id)
-        golden = self._golden
-        urls = tuple(self.session.visited) if self.session else ()
         ctx = EpisodeContext(
             task=self.task,
             diff=diff,
             world=store.world_path(self.world_id),
-            golden=golden,
+            golden=self._golden,
             answer=self.answer,
             infeasible=self.infeasible,
             steps=self.steps,
             action_errors=self.action_errors,
-            urls=urls,
+            urls=tuple(self.session.visited) if self.session else (),
             blocked_requests=self.sandbox.blocked,
             final=final,
             today=self._world_now.date() if self._world_now else None,
         )
         if final:
             self.final_context = ctx
-        verdict = await asyncio.to_thread(self.task.verify, ctx)
-        if not isinstance(verdict, Verdict):
-            raise TaskError(
-                f"task {self.task.id!r}: verify() must return a Verdict, got {type(verdict)}"
-            )
-        return verdict.with_checks(*self._process_checks(urls)), diff
-
-    def _process_checks(self, urls: tuple[str, ...]) -> list[Check]:
-        apps = set(self.task.apps)
-        outside = sorted(
-            {
-                url
-                for url in urls
-                if apps
-                and url.startswith(self.runtime.url)
-                and urlsplit(url).path.strip("/").split("/")[0] not in apps | set(_NEUTRAL_PATHS)
-            }
-        )
-
-        def info(name: str, passed: bool, detail: str) -> Check:
-            return Check(name, passed, weight=0.0, detail=detail, kind="process", required=False)
-
-        return [
-            info(
-                "process.steps", self.steps <= self.max_steps, f"{self.steps} of {self.max_steps}"
-            ),
-            info("process.action_errors", self.action_errors == 0, f"{self.action_errors} errors"),
-            info(
-                "process.outside_apps",
-                not outside,
-                f"{len(outside)} pages outside {sorted(apps)}"
-                + (f": {outside[:3]}" if outside else ""),
-            ),
-            info(
-                "process.blocked_requests",
-                self.sandbox.blocked == 0,
-                f"{self.sandbox.blocked} requests blocked",
-            ),
-        ]
-
-    def _final_info(self, verdict: Verdict, diff: WorldDiff) -> dict[str, Any]:
-        return {
-            "verdict": verdict,
-            "diff": diff,
-            "success": verdict.success,
-            "score": verdict.score,
-            "answer": self.answer,
-            "infeasible": self.infeasible,
-        }
+        verdict = await grade(ctx, origin=self.runtime.url, max_steps=self.max_steps)
+        return verdict, diff
 
     # ---- observation -------------------------------------------------------------------
 
@@ -505,45 +450,29 @@ class AsyncEnv:
         self.nodes = page_obs.nodes
         return page_obs
 
-    async def _obs(self, page_obs: PageObservation) -> dict[str, Any]:
-        session = self.session
-        titles = []
-        root = page_obs.nodes[0] if page_obs.nodes else None
-        for index, page in enumerate(session.pages):
-            if index == session.active and root is not None and root.role == "RootWebArea":
-                titles.append(root.name)  # the tree's root is named after the title
-                continue
-            try:
-                titles.append(await page.title())
-            except Exception:  # noqa: BLE001 - a tab closing right now has no title
-                titles.append("")
-        obs: dict[str, Any] = {
-            "goal": self.task.goal,
-            "instructions": INSTRUCTIONS,
-            "url": session.page.url,
-            "open_pages_urls": tuple(p.url for p in session.pages),
-            "open_pages_titles": tuple(titles),
-            "active_page_index": np.array(session.active, dtype=np.int64),
-            "focused_element_bid": page_obs.focused_element_bid,
-            "last_action": self.last_action,
-            "last_action_error": self.last_error,
-            "elapsed_time": np.array(
-                0.0 if self.steps == 0 else time.monotonic() - self._started, dtype=np.float64
-            ),
-        }
-        if self.parts.axtree:
-            obs["axtree_txt"] = page_obs.axtree_txt
-        if self.parts.dom:
-            obs["dom_txt"] = page_obs.dom_txt
-        if self.parts.screenshot:
-            obs["screenshot"] = page_obs.screenshot
-        if self.parts.som:
-            obs["som_screenshot"] = page_obs.som_screenshot
-        return obs
+    async def _obs(self, page_obs: PageObservation) -> Observation:
+        return await assemble(
+            self.session,
+            page_obs,
+            self.parts,
+            goal=self.task.goal,
+            instructions=INSTRUCTIONS,
+            last_action=self.last_action,
+            last_action_error=self.last_error,
+            started=None if self.steps == 0 else self._started,
+        )
 
     # ---- recording ---------------------------------------------------------------------
 
-    def _record_step(self, action, obs, page_obs, reward, ends, timings) -> None:
+    def _record_step(
+        self,
+        action: str | None,
+        obs: Observation,
+        page_obs: PageObservation,
+        reward: float,
+        ends: tuple[bool, bool] | None,
+        timings: Mapping[str, float],
+    ) -> None:
         if self._recorder is None:
             return
         store = self.runtime.store
@@ -552,34 +481,18 @@ class AsyncEnv:
             changes = store.diff(self.world_id, since=self._snapshot)
             step_diff = changes.to_json() if changes else None
             self._snapshot = store.snapshot(self.world_id)
-        text_obs = {
-            k: obs[k]
-            for k in ("goal", "url", "axtree_txt", "last_action_error", "focused_element_bid")
-            if k in obs
-        }
-        text_obs["dom_txt"] = page_obs.dom_txt
-        text_obs["open_pages_urls"] = list(obs["open_pages_urls"])
-        text_obs["open_pages_titles"] = list(obs["open_pages_titles"])
-        text_obs["active_page_index"] = int(obs["active_page_index"])
         terminated, truncated = ends or (False, False)
-        self._recorder.step(
-            {
-                "step": self.steps,
-                "action": action,
-                "error": self.last_error or None,
-                "url": obs["url"],
-                "title": obs["open_pages_titles"][int(obs["active_page_index"])]
-                if obs["open_pages_titles"]
-                else "",
-                "obs": text_obs,
-                "reward": reward,
-                "terminated": terminated,
-                "truncated": truncated,
-                "timings_ms": timings,
-                "diff": step_diff,
-                "blocked_requests": self.sandbox.blocked,
-            },
-            page_obs.screenshot_png if self.record_screenshots else None,
+        self._recorder.record_step(
+            self.steps,
+            action,
+            {**obs, "dom_txt": page_obs.dom_txt},
+            reward=reward,
+            terminated=terminated,
+            truncated=truncated,
+            timings_ms=timings,
+            diff=step_diff,
+            blocked_requests=self.sandbox.blocked,
+            screenshot_png=page_obs.screenshot_png if self.record_screenshots else None,
         )
 
     def _finish_recording(self) -> None:
@@ -647,12 +560,6 @@ class AsyncEnv:
         shutil.rmtree(self._scratch, ignore_errors=True)
 
 
-def _version() -> str:
-    from officegym import __version__
-
-    return __version__
-
-
 class Env(gymnasium.Env):
     """A task in the officegym suite, played in a real Chromium against the real apps.
 
@@ -673,7 +580,9 @@ class Env(gymnasium.Env):
     | `focused_element_bid`, `last_action`, `last_action_error`, `elapsed_time` (seconds) | |
 
     Choose the parts with `observation={"axtree": True, "dom": False, "screenshot": True}`;
-    parts left out are not computed. Element ids are stable for an identical page.
+    parts left out are not computed. Element ids are stable for an identical page. The type
+    is `observation.Observation`; `codec.encode(obs)` makes it JSON (screenshots as base64
+    PNG) and `codec.decode` gives it back.
 
     ## Action space
     A string in BrowserGym's high-level syntax, e.g. `click("12")`, `fill("7", "Q3 numbers")`,
@@ -683,7 +592,9 @@ class Env(gymnasium.Env):
     parsed against a whitelist, never executed as code. A malformed action, an unknown, hidden or
     disabled element, a timeout or a URL outside the suite does not raise: it comes back as
     `last_action_error` and the episode goes on. The same actions exist as Python methods on
-    `env.actions` (`env.actions.click("12")`).
+    `env.actions` (`env.actions.click("12")`). Each action is declared once, as an `ActionSpec`
+    in `actionspec.SPECS` (signature, description, example, handler, whether it ends the
+    episode); `spec.to_json()` gives its JSON schema.
 
     ## Reward
     `reward="sparse"` (default): 0 on every step, and on the last step the verifier's score in
@@ -692,7 +603,8 @@ class Env(gymnasium.Env):
     score. `env.verify()` grades the current state at any time.
 
     ## Episode end
-    `send_msg_to_user(...)` (the answer) or `report_infeasible(...)` terminates; reaching
+    An action whose spec ends the episode (`actionspec.ending_actions()`:
+    `send_msg_to_user(...)`, the answer, or `report_infeasible(...)`) terminates; reaching
     `max_steps` truncates. On the last step `info` holds `verdict` (every check with its detail),
     `diff` (the WorldDiff from reset), `success`, `score` and `answer`.
 
@@ -747,7 +659,7 @@ class Env(gymnasium.Env):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         options = dict(options or {})
         if "instance_seed" not in options and not isinstance(self._core.source, Task):
@@ -756,7 +668,7 @@ class Env(gymnasium.Env):
             )
         return self._run(self._core.reset(None, options))
 
-    def step(self, action: str) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+    def step(self, action: str) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         return self._run(self._core.step(action))
 
     def _step_for_actions(self, action: str):
@@ -859,24 +771,10 @@ def make(
     return env
 
 
-def register_templates() -> None:
-    """Register every template with Gymnasium as `officegym/<template-id>`."""
-    for template in registry.templates():
-        env_id = f"officegym/{template.id}"
-        if env_id not in gymnasium.registry:
-            gymnasium.register(
-                id=env_id,
-                entry_point="officegym.harness.env:Env",
-                nondeterministic=True,
-                kwargs={"task": template.id},
-            )
-
-
 __all__ = [
     "AsyncEnv",
     "Env",
     "EpisodeOver",
     "EpisodeResult",
     "make",
-    "register_templates",
 ]

@@ -38,9 +38,10 @@ from officegym.tasks import registry
 from officegym.tasks.coverage import InstanceStats, instance_stats
 from officegym.tasks.registry import Template
 
-from .actions import PageActions, parse_action
+from .actions import parse_action
 from .agents import NullAgent, OracleAgent, RandomAgent
 from .env import AsyncEnv
+from .page_actions import PageActions
 from .probes import Outcome, run_probes, variants
 from .runtime import Runtime, RuntimeOptions, acquire_runtime, release_runtime
 
@@ -58,7 +59,6 @@ PROBES = (
     "decorate",
     "junk-columns",
 )
-_FINAL_ACTIONS = ("send_msg_to_user", "report_infeasible")
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def _deferring(actions: PageActions) -> tuple[PageActions, list[str]]:
     held: list[str] = []
 
     def step(text: str):
-        if any(action.name in _FINAL_ACTIONS for action in parse_action(text)):
+        if any(action.ends_episode for action in parse_action(text)):
             held.append(text)
             return None
         return actions._step(text)

@@ -36,6 +36,8 @@ from officegym.tasks import expect, phrasing
 from officegym.tasks.protocol import EpisodeContext, Task
 from officegym.tasks.verdict import Verdict
 
+from .actionspec import SPECS
+
 PARAPHRASES = 12
 _KEEP: Any = object()
 _STAMP = "2031-01-01 09:00:00.000000"
@@ -95,6 +97,12 @@ class Outcome:
         return f"{len(bad)} of {len(self.results)} misbehaved: " + " | ".join(shown)
 
 
+def _ending(action: str, text: str) -> dict[str, str | None]:
+    """The final answer and infeasibility an episode records when it ends with `action(text)`."""
+    spec = SPECS[action]
+    return spec.ending.outcome({spec.ending.param: text})
+
+
 def expected_answers(task: Task, ctx: EpisodeContext) -> list[Any]:
     """The answer expectations the task's verifier evaluates on `ctx` (empty for state tasks)."""
     with expect.collect_answers() as said:
@@ -116,7 +124,9 @@ def variants(
     found: dict[str, list[Variant]] = {}
     if ctx.infeasible is None:
         found["report-infeasible"] = [
-            Variant("report-infeasible", answer=None, infeasible="This cannot be done here.")
+            Variant(
+                "report-infeasible", **_ending("report_infeasible", "This cannot be done here.")
+            )
         ]
     if said:
         found["paraphrase"] = _paraphrases(said, today, rng)

@@ -10,8 +10,8 @@ Layout of one episode folder:
     verdict.json      the final Verdict (and the episode's outcome)
 
 A step line holds: `step`, `action` (string or null), `error`, `url`, `title`, `obs` (the
-text observation the agent saw after the step: goal, url, axtree_txt, dom_txt when
-recorded), `reward`, `terminated`, `truncated`, `timings_ms` (action, settle, observe,
+observation the agent saw after the step, in `codec.encode`'s JSON without its images, and
+always with dom_txt; `codec.decode` reads it back), `reward`, `terminated`, `truncated`, `timings_ms` (action, settle, observe,
 total), `diff` (WorldDiff JSON of this step's own changes, or null), `screenshot` (relative
 path or null), `blocked_requests`.
 """
@@ -21,11 +21,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from officegym.seed_data.diff import WorldDiff
 from officegym.tasks.verdict import Verdict
+
+from .codec import encode
+from .observation import Observation
 
 EPISODE_FILE = "episode.json"
 STEPS_FILE = "steps.jsonl"
@@ -72,6 +76,63 @@ class Recorder:
             line.setdefault("screenshot", None)
         self._steps.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
         self._steps.flush()
+
+    def begin(self, task: Mapping[str, Any], options: Mapping[str, Any]) -> None:
+        """Write `episode.json` for a live episode: the task, the environment's options, the
+        harness version and the start time (the agent is noted later, see `set_agent`)."""
+        from officegym import __version__
+
+        self.start(
+            {
+                "task": dict(task),
+                "options": dict(options),
+                "agent": None,
+                "harness_version": __version__,
+                "started_at": datetime.now().astimezone().isoformat(timespec="seconds"),
+            }
+        )
+
+    def set_agent(self, agent: str) -> None:
+        """Note which agent plays the episode in `episode.json`."""
+        path = self.directory / EPISODE_FILE
+        data = json.loads(path.read_text("utf-8"))
+        data["agent"] = agent
+        path.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
+
+    def record_step(
+        self,
+        number: int,
+        action: str | None,
+        obs: Observation,
+        *,
+        reward: float,
+        terminated: bool,
+        truncated: bool,
+        timings_ms: Mapping[str, float],
+        diff: Mapping[str, Any] | None,
+        blocked_requests: int,
+        screenshot_png: bytes | None = None,
+    ) -> None:
+        """One step line from the observation after the step (see the module docstring)."""
+        titles = obs["open_pages_titles"]
+        error = obs["last_action_error"]
+        self.step(
+            {
+                "step": number,
+                "action": action,
+                "error": error or None,
+                "url": obs["url"],
+                "title": titles[int(obs["active_page_index"])] if titles else "",
+                "obs": encode(obs, images=False),
+                "reward": reward,
+                "terminated": terminated,
+                "truncated": truncated,
+                "timings_ms": dict(timings_ms),
+                "diff": diff,
+                "blocked_requests": blocked_requests,
+            },
+            screenshot_png,
+        )
 
     def finish(self, final_diff: WorldDiff, verdict: Verdict, outcome: Mapping[str, Any]) -> None:
         _write_json(self.directory / DIFF_FILE, final_diff.to_json())

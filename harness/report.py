@@ -8,7 +8,6 @@ needs no JavaScript. Agent text and world data are escaped by the template's aut
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from jinja2 import Environment, PackageLoader
 
 from officegym.seed_data.diff import TableDiff, WorldDiff
 
+from .codec import decode, png_data_uri
 from .recording import Episode, load_episode
 
 REPORT_FILE = "report.html"
@@ -92,7 +92,7 @@ def _context(episode: Episode) -> dict[str, Any]:
 
 
 def _step_view(episode: Episode, step: Mapping[str, Any]) -> dict[str, Any]:
-    obs = step.get("obs") or {}
+    obs = decode(step.get("obs") or {})
     raw_diff = step.get("diff")
     step_diff = WorldDiff.from_json(raw_diff) if raw_diff else None
     timings = step.get("timings_ms") or {}
@@ -117,7 +117,7 @@ def _screenshot(episode: Episode, step: Mapping[str, Any]) -> dict[str, str] | N
         return None
     if not path.is_file():
         return {"missing": str(step.get("screenshot"))}
-    return {"src": "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")}
+    return {"src": png_data_uri(path.read_bytes())}
 
 
 def _diff_view(diff: WorldDiff) -> list[dict[str, Any]]:

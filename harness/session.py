@@ -2,7 +2,7 @@
 
 `BrowserSession.open()` makes a fresh context that sends the world header on every request,
 freezes the page clock at the world clock, signs in as the task's user and opens the start
-page. `execute(action)` runs one parsed action; problems an agent can fix (unknown bid, hidden
+page. `execute(action)` runs one parsed action with its spec's handler; problems an agent can fix (unknown bid, hidden
 or disabled element, timeout, a URL outside the suite) come back as `ActionFailed` with a
 message to act on. After every action `settle()` waits until the page is quiet: no request in
 flight, the document loaded and pending tasks run — bounded by a timeout, never a fixed sleep.
@@ -26,6 +26,7 @@ from officegym.apps.web import WORLD_HEADER
 from officegym.seed_data.passwords import DEMO_PASSWORD
 
 from .actions import Action
+from .actionspec import ActionFailed
 from .sandbox import Sandbox, SandboxViolation
 
 VIEWPORT = {"width": 1280, "height": 720}
@@ -42,10 +43,6 @@ _ELEMENT_STATE_JS = """bid => {
     return "ok";
 }"""
 _QUIET_JS = "() => new Promise(done => setTimeout(() => done(document.readyState), 0))"
-
-
-class ActionFailed(Exception):
-    """An action could not be carried out; the message is shown to the agent."""
 
 
 class LoginFailed(RuntimeError):
@@ -218,7 +215,7 @@ class BrowserSession:
     def locate(self, bid: str) -> Locator:
         return self.page.locator(f"[bid={_css_string(bid)}]")
 
-    async def _element(self, bid: str, *, enabled: bool = True) -> Locator:
+    async def element(self, bid: str, *, enabled: bool = True) -> Locator:
         """The element with this bid, after one check that it exists, shows and is enabled."""
         state = await self.page.evaluate(_ELEMENT_STATE_JS, bid)
         if state == "missing":
@@ -235,9 +232,10 @@ class BrowserSession:
         return self.locate(bid).first
 
     async def execute(self, action: Action) -> None:
-        """Run one action on the active tab (raises ActionFailed with an agent-facing message)."""
+        """Run one action on the active tab with its spec's handler (raises ActionFailed with an
+        agent-facing message)."""
         try:
-            await self._execute(action.name, action.kwargs)
+            await action.spec.handler(self, **action.kwargs)
         except SandboxViolation as error:
             raise ActionFailed(str(error)) from None
         except PlaywrightTimeout as error:
@@ -245,83 +243,24 @@ class BrowserSession:
         except PlaywrightError as error:
             raise ActionFailed(f"{action.name}: {_first_line(error)}") from None
 
-    async def _execute(self, name: str, a: dict[str, Any]) -> None:
+    async def history(self, delta: int) -> bool:
+        """Go back (-1) or forward (1) in the active tab; False when there was nowhere to go."""
         page = self.page
-        mouse_button = a.get("button", "left")
-        if name in ("click", "dblclick"):
-            element = await self._element(a["bid"])
-            method = element.click if name == "click" else element.dblclick
-            await method(button=mouse_button, modifiers=list(a.get("modifiers", ())))
-        elif name == "hover":
-            await (await self._element(a["bid"], enabled=False)).hover()
-        elif name == "fill":
-            await (await self._element(a["bid"])).fill(a["value"])
-        elif name == "clear":
-            await (await self._element(a["bid"])).clear()
-        elif name == "select_option":
-            options = a["options"]
-            choice = [options] if isinstance(options, str) else list(options)
-            await (await self._element(a["bid"])).select_option(choice)
-        elif name in ("check", "uncheck"):
-            await (await self._element(a["bid"])).set_checked(name == "check")
-        elif name == "press":
-            await (await self._element(a["bid"], enabled=False)).press(a["key_comb"])
-        elif name == "focus":
-            await (await self._element(a["bid"], enabled=False)).focus()
-        elif name == "scroll":
-            await page.mouse.wheel(a["delta_x"], a["delta_y"])
-        elif name == "drag_and_drop":
-            source = await self._element(a["from_bid"])
-            target = await self._element(a["to_bid"], enabled=False)
-            await source.drag_to(target)
-        elif name == "upload_file":
-            files = a["file"]
-            paths = self.sandbox.upload_paths([files] if isinstance(files, str) else list(files))
-            await (await self._element(a["bid"])).set_input_files(paths)
-        elif name == "goto":
-            await page.goto(self.sandbox.resolve_url(a["url"], page.url), wait_until="load")
-        elif name in ("go_back", "go_forward"):
-            move = page.go_back if name == "go_back" else page.go_forward
-            before = page.url
-            if await move(wait_until="load") is None and page.url == before:
-                where = "previous" if name == "go_back" else "next"
-                raise ActionFailed(f"{name}: there is no {where} page in this tab's history")
-        elif name == "new_tab":
+        move = page.go_back if delta < 0 else page.go_forward
+        before = page.url
+        return not (await move(wait_until="load") is None and page.url == before)
+
+    async def activate(self, index: int) -> None:
+        """Make the tab at `index` the active one and bring it to the front."""
+        self.active = index
+        await self.page.bring_to_front()
+
+    async def close_tab(self) -> None:
+        """Close the active tab; the one before it becomes active (a new blank one if none)."""
+        await self.page.close()
+        if not self.pages:
             await self.context.new_page()
-        elif name == "tab_focus":
-            index = a["index"]
-            if not 0 <= index < len(self.pages):
-                raise ActionFailed(
-                    f"tab_focus: no tab {index}; open tabs are 0..{len(self.pages) - 1}"
-                )
-            self.active = index
-            await self.page.bring_to_front()
-        elif name == "tab_close":
-            await page.close()
-            if not self.pages:
-                await self.context.new_page()
-            self.active = min(self.active, len(self.pages) - 1)
-            await self.page.bring_to_front()
-        elif name == "mouse_move":
-            await page.mouse.move(a["x"], a["y"])
-        elif name in ("mouse_click", "mouse_dblclick"):
-            clicks = 1 if name == "mouse_click" else 2
-            await page.mouse.click(a["x"], a["y"], button=mouse_button, click_count=clicks)
-        elif name in ("mouse_down", "mouse_up"):
-            await page.mouse.move(a["x"], a["y"])
-            press = page.mouse.down if name == "mouse_down" else page.mouse.up
-            await press(button=mouse_button)
-        elif name == "keyboard_type":
-            await page.keyboard.type(a["text"])
-        elif name == "keyboard_press":
-            await page.keyboard.press(a["key"])
-        elif name == "noop":
-            # Wait for the page to be quiet, at most wait_ms (nothing changes without traffic).
-            await self.settle(a.get("wait_ms", 1000))
-        elif name in ("send_msg_to_user", "report_infeasible"):
-            pass  # episode control, handled by the environment
-        else:  # pragma: no cover - the parser admits only known names
-            raise ActionFailed(f"unsupported action {name!r}")
+        await self.activate(min(self.active, len(self.pages) - 1))
 
     async def close(self) -> None:
         with contextlib.suppress(PlaywrightError):  # already closed with its browser

@@ -8,15 +8,17 @@ action it chose (as the assistant message). Every example is self-contained.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .actions import ACTION_DOCS, INSTRUCTIONS
+from .actionspec import INSTRUCTIONS, SPECS
+from .codec import decode
+from .observation import Observation
 from .recording import Episode, find_episodes, load_episode
 
-Observation = Literal["axtree", "dom", "both"]
+PageText = Literal["axtree", "dom", "both"]
 
 HISTORY_LENGTH = 10
 
@@ -28,7 +30,7 @@ SYSTEM_PROMPT = (
     "carries a `bid` attribute.\n\n"
     "Reply with the next action: a call with literal arguments, strings in double quotes, "
     'such as click("12"). The actions:\n'
-    + "\n".join(f"- {doc}" for doc in ACTION_DOCS.values())
+    + "\n".join(f"- {spec.doc}" for spec in SPECS.values())
     + "\n\n"
     + INSTRUCTIONS
 )
@@ -54,7 +56,7 @@ def export_sft(
     out: Path | str,
     *,
     include_failed: bool = False,
-    observation: Observation = "axtree",
+    observation: PageText = "axtree",
     max_obs_chars: int = 40_000,
     system_prompt: str | None = None,
 ) -> ExportStats:
@@ -97,7 +99,7 @@ def export_sft(
 
 
 def _examples(
-    episode: Episode, system: str, observation: Observation, max_obs_chars: int
+    episode: Episode, system: str, observation: PageText, max_obs_chars: int
 ) -> Iterator[dict[str, Any]]:
     goal = str(episode.meta.get("task", {}).get("goal", ""))
     score = episode.verdict.score if episode.verdict is not None else None
@@ -107,7 +109,7 @@ def _examples(
         if action is None:
             continue
         number = int(step["step"])
-        obs = before.get("obs")
+        obs = decode(before.get("obs") or {})
         if not obs:
             raise SftExportError(
                 f"{episode.directory}: no observation recorded before step {number}"
@@ -133,10 +135,10 @@ def _examples(
 
 
 def _user_message(
-    obs: Mapping[str, Any],
+    obs: Observation,
     goal: str,
     history: list[tuple[int, str]],
-    observation: Observation,
+    observation: PageText,
     max_obs_chars: int,
     episode: Episode,
     number: int,
@@ -145,7 +147,7 @@ def _user_message(
     urls = obs.get("open_pages_urls") or []
     if urls:
         titles = obs.get("open_pages_titles") or [""] * len(urls)
-        active = obs.get("active_page_index")
+        active = int(obs["active_page_index"]) if "active_page_index" in obs else None
         tabs = [
             f"{i}. {title} ({url})" + (" [active]" if i == active else "")
             for i, (url, title) in enumerate(zip(urls, titles, strict=False))

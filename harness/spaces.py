@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from gymnasium import spaces
+
+from .observation import FIELDS, wanted
 
 TEXT_MAX_LENGTH = 2**31 - 1
 _SAMPLE_CHARS = string.ascii_letters + string.digits + " _-()\"',."
@@ -47,29 +50,16 @@ class ObservationOptions:
 
 
 def observation_space(parts: ObservationOptions, viewport: tuple[int, int]) -> spaces.Dict:
+    """The `Dict` space of observations with these parts (keys and kinds from `FIELDS`)."""
     width, height = viewport
-    image = spaces.Box(0, 255, shape=(height, width, 3), dtype=np.uint8)
-    fields: dict[str, spaces.Space] = {
-        "goal": Unicode(),
-        "instructions": Unicode(),
-        "url": Unicode(),
-        "open_pages_urls": spaces.Sequence(Unicode()),
-        "open_pages_titles": spaces.Sequence(Unicode()),
-        "active_page_index": spaces.Box(0, 255, shape=(), dtype=np.int64),
-        "focused_element_bid": Unicode(),
-        "last_action": Unicode(),
-        "last_action_error": Unicode(),
-        "elapsed_time": spaces.Box(0, 1e9, shape=(), dtype=np.float64),
+    kinds: dict[str, Callable[[], spaces.Space]] = {
+        "text": Unicode,
+        "texts": lambda: spaces.Sequence(Unicode()),
+        "index": lambda: spaces.Box(0, 255, shape=(), dtype=np.int64),
+        "seconds": lambda: spaces.Box(0, 1e9, shape=(), dtype=np.float64),
+        "image": lambda: spaces.Box(0, 255, shape=(height, width, 3), dtype=np.uint8),
     }
-    if parts.axtree:
-        fields["axtree_txt"] = Unicode()
-    if parts.dom:
-        fields["dom_txt"] = Unicode()
-    if parts.screenshot:
-        fields["screenshot"] = image
-    if parts.som:
-        fields["som_screenshot"] = image
-    return spaces.Dict(fields)
+    return spaces.Dict({key: kinds[FIELDS[key].kind]() for key in wanted(parts)})
 
 
 __all__ = ["ObservationOptions", "Unicode", "observation_space"]

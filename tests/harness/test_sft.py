@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from officegym.harness.actions import ACTION_NAMES
+from officegym.harness.actionspec import ACTION_NAMES
 from officegym.harness.recording import Recorder
 from officegym.harness.sft import SYSTEM_PROMPT, ExportStats, SftExportError, export_sft
 from officegym.seed_data.diff import WorldDiff

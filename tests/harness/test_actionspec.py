@@ -1,0 +1,269 @@
+"""The action specs: one per action, read by the parser, the manual, the session and the env."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+from typing import Any
+
+import pytest
+
+from officegym.harness import gate, sft
+from officegym.harness.actions import action_space_description, parse_action
+from officegym.harness.actionspec import (
+    ACTION_DOCS,
+    ACTION_NAMES,
+    INSTRUCTIONS,
+    SPECS,
+    ActionSpec,
+    ending_actions,
+)
+from officegym.harness.page_actions import PageActions
+from officegym.harness.session import BrowserSession
+
+EXAMPLES = {name: doc.rsplit("Example: ", 1)[1] for name, doc in ACTION_DOCS.items()}
+
+
+def parse_one(text: str):
+    (action,) = parse_action(text)
+    return action
+
+
+# --- the action set ---
+
+
+def test_action_names_are_browsergyms_high_level_set() -> None:
+    assert set(ACTION_NAMES) == {
+        "click",
+        "dblclick",
+        "hover",
+        "fill",
+        "clear",
+        "select_option",
+        "check",
+        "uncheck",
+        "press",
+        "focus",
+        "scroll",
+        "drag_and_drop",
+        "upload_file",
+        "goto",
+        "go_back",
+        "go_forward",
+        "new_tab",
+        "tab_focus",
+        "tab_close",
+        "mouse_move",
+        "mouse_click",
+        "mouse_dblclick",
+        "mouse_down",
+        "mouse_up",
+        "keyboard_type",
+        "keyboard_press",
+        "send_msg_to_user",
+        "report_infeasible",
+        "noop",
+    }
+
+
+@pytest.mark.parametrize("name", ACTION_NAMES)
+def test_documented_example_parses_to_its_action_in_canonical_form(name: str) -> None:
+    action = parse_one(EXAMPLES[name])
+    assert action.name == name
+    assert str(action) == EXAMPLES[name]
+
+
+def test_every_action_has_a_one_line_doc() -> None:
+    assert list(ACTION_DOCS) == list(ACTION_NAMES)
+    assert all("\n" not in doc for doc in ACTION_DOCS.values())
+
+
+def test_description_lists_every_action_with_signature_and_example() -> None:
+    manual = action_space_description()
+    assert 'click(bid: str, button: Literal["left", "middle", "right"] = "left"' in manual
+    assert "noop(wait_ms: float = 1000)" in manual
+    for name in ACTION_NAMES:
+        assert f"\n{name}(" in manual
+        assert EXAMPLES[name] in manual
+
+
+# --- one spec per action ---
+
+
+def test_specs_are_keyed_by_their_names_in_manual_order() -> None:
+    assert list(SPECS) == [spec.name for spec in SPECS.values()] == list(ACTION_NAMES)
+
+
+def test_a_spec_is_frozen() -> None:
+    with pytest.raises(AttributeError):
+        SPECS["click"].name = "tap"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("name", ACTION_NAMES)
+def test_each_handler_takes_the_session_and_the_specs_parameters(name: str) -> None:
+    parameters = list(inspect.signature(SPECS[name].handler).parameters)
+    assert parameters == ["session", *(param.name for param in SPECS[name].params)]
+
+
+@pytest.mark.parametrize("name", ACTION_NAMES)
+def test_each_signature_is_the_typed_one_without_types(name: str) -> None:
+    spec = SPECS[name]
+    assert spec.signature().startswith(f"{name}(")
+    assert spec.signature(typed=True).startswith(f"{name}(")
+    assert [p.name for p in spec.params] == [
+        part.split("=")[0] for part in spec.signature()[len(name) + 1 : -1].split(", ") if part
+    ]
+
+
+# --- self-describing specs (what an env or MCP server publishes) ---
+
+_JSON_TYPES = {
+    "string": str,
+    "integer": int,
+    "number": (int, float),
+    "array": (list, tuple),
+}
+
+
+def _conforms(value: Any, schema: dict[str, Any]) -> bool:
+    """A small JSON-schema check: type, enum, anyOf, array items, bounds."""
+    if "anyOf" in schema:
+        return any(_conforms(value, option) for option in schema["anyOf"])
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    types = schema.get("type")
+    if types is not None:
+        names = types if isinstance(types, list) else [types]
+        if isinstance(value, bool) or not any(
+            isinstance(value, _JSON_TYPES[name]) for name in names
+        ):
+            return False
+    if "items" in schema and not all(_conforms(item, schema["items"]) for item in value):
+        return False
+    if "minimum" in schema and value < schema["minimum"]:
+        return False
+    if "maximum" in schema and value > schema["maximum"]:
+        return False
+    return not ("maxLength" in schema and len(value) > schema["maxLength"])
+
+
+@pytest.mark.parametrize("name", ACTION_NAMES)
+def test_each_spec_is_published_as_json(name: str) -> None:
+    published = json.loads(json.dumps(SPECS[name].to_json()))
+    assert published["name"] == name
+    assert published["example"] == EXAMPLES[name]
+    assert published["ends_episode"] == SPECS[name].ends_episode
+    schema = published["parameters"]
+    assert list(schema["properties"]) == [param.name for param in SPECS[name].params]
+    assert schema["required"] == [param.name for param in SPECS[name].params if param.required]
+    assert schema["additionalProperties"] is False
+
+
+@pytest.mark.parametrize("name", ACTION_NAMES)
+def test_each_examples_arguments_fit_the_published_schema(name: str) -> None:
+    properties = SPECS[name].json_schema()["properties"]
+    for key, value in parse_one(EXAMPLES[name]).args:
+        assert _conforms(value, properties[key]), (key, value, properties[key])
+        if "default" in properties[key]:
+            assert _conforms(properties[key]["default"], properties[key])
+
+
+def test_schema_defaults_are_the_specs_defaults_in_json() -> None:
+    properties = SPECS["click"].json_schema()["properties"]
+    assert properties["button"]["default"] == "left"
+    assert properties["modifiers"]["default"] == []
+    assert SPECS["noop"].json_schema()["properties"]["wait_ms"]["default"] == 1000
+
+
+# --- dispatch: the session runs each action with its spec's handler ---
+
+
+class FakeBrowser:
+    """Stands in for the session and everything reached from it; records each call by path."""
+
+    def __init__(self, log: list[str], path: str = "") -> None:
+        self._log = log
+        self._path = path
+
+    def __getattr__(self, name: str) -> FakeBrowser:
+        return FakeBrowser(self._log, f"{self._path}.{name}".lstrip("."))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> FakeBrowser:
+        self._log.append(self._path)
+        return FakeBrowser(self._log, self._path)
+
+    def __await__(self):
+        return self
+        yield  # an awaitable that resolves to itself at once
+
+
+class FakeSession(FakeBrowser):
+    pages = ["tab 0", "tab 1"]
+
+
+def dispatch(text: str) -> list[str]:
+    log: list[str] = []
+    asyncio.run(BrowserSession.execute(FakeSession(log), parse_one(text)))
+    return log
+
+
+@pytest.mark.parametrize("name", ACTION_NAMES)
+def test_each_action_is_dispatched_to_its_handler(name: str) -> None:
+    calls = dispatch(EXAMPLES[name])
+    if SPECS[name].ends_episode:
+        assert calls == [], "an ending action does nothing in the browser"
+    else:
+        assert calls, f"{name} reached nothing in the browser"
+
+
+def test_dispatch_runs_element_actions_on_the_element_with_the_bid() -> None:
+    assert dispatch('click("12")') == ["element", "element.click"]
+    assert dispatch('fill("7", "x")') == ["element", "element.fill"]
+    assert dispatch("mouse_click(1, 2)") == ["page.mouse.click"]
+    assert dispatch("noop()") == ["settle"]
+    assert dispatch("tab_focus(1)") == ["activate"]
+
+
+# --- ending actions come only from the specs ---
+
+
+def test_ending_actions_are_the_specs_with_an_ending() -> None:
+    assert ending_actions() == tuple(n for n, s in SPECS.items() if s.ending is not None)
+    assert ending_actions() == ("send_msg_to_user", "report_infeasible")
+
+
+def test_an_answer_ends_the_episode_with_the_answer() -> None:
+    ending = SPECS["send_msg_to_user"].ending
+    assert ending.outcome({"text": "42"}) == {"answer": "42", "infeasible": None}
+
+
+def test_an_empty_infeasibility_report_still_reports_infeasible() -> None:
+    ending = SPECS["report_infeasible"].ending
+    assert ending.outcome({"reason": ""}) == {"answer": None, "infeasible": "infeasible"}
+    assert ending.outcome({"reason": "no room"}) == {"answer": None, "infeasible": "no room"}
+
+
+def test_instructions_name_each_ending_action_with_its_argument() -> None:
+    assert INSTRUCTIONS.startswith("Finish with send_msg_to_user(text) when the task is done")
+    for name in ending_actions():
+        assert f"{name}({SPECS[name].ending.param})" in INSTRUCTIONS
+
+
+@pytest.mark.parametrize("name", ACTION_NAMES)
+def test_the_gate_holds_back_exactly_the_ending_actions(name: str) -> None:
+    sent: list[str] = []
+    deferred, held = gate._deferring(PageActions(sent.append, lambda: []))
+    getattr(deferred, name)(**parse_one(EXAMPLES[name]).kwargs)
+    assert (held, sent) == (([EXAMPLES[name]], []) if SPECS[name].ends_episode else ([], sent))
+    assert bool(held) == SPECS[name].ends_episode
+
+
+def test_the_sft_prompt_lists_every_spec() -> None:
+    for spec in SPECS.values():
+        assert f"- {spec.doc}" in sft.SYSTEM_PROMPT
+    assert INSTRUCTIONS in sft.SYSTEM_PROMPT
+
+
+def test_a_spec_is_an_action_spec() -> None:
+    assert all(isinstance(spec, ActionSpec) for spec in SPECS.values())
