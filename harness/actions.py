@@ -322,15 +322,6 @@ def parse_action(text: str) -> list[Action]:
     return actions
 
 
-def __getattr__(name: str) -> Any:
-    # `PageActions` lives in `page_actions`; task modules still name it by this module.
-    if name == "PageActions":
-        from .page_actions import PageActions
-
-        return PageActions
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = [
     "MAX_ACTIONS_PER_STEP",
     "MAX_ACTION_CHARS",

@@ -24,7 +24,7 @@ from officegym.seed_data.generate import SCALES
 from .verdict import Verdict
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 
 class TaskError(ValueError):

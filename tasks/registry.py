@@ -29,7 +29,7 @@ from .protocol import EpisodeContext, Task, TaskError, WorldSpec
 from .verdict import Verdict
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 Split = Literal["train", "test"]
 

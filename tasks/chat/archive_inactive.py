@@ -26,10 +26,11 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import ChatTemplate, open_channel
+from .base import ChatTemplate
+from .ui import open_details
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 QUIET_DAYS = (45, 60, 90, 120)
 _MARGIN = timedelta(days=30)
@@ -122,8 +123,7 @@ class ArchiveInactive(ChatTemplate):
             )
             return
         for channel in params["targets"]:
-            open_channel(actions, channel)
-            actions.click(actions.find("link", "Details", exact=True))
+            open_details(actions, channel)
             actions.click(actions.find("button", "Archive channel", exact=True))
         listed = ", ".join(f"#{c}" for c in params["targets"])
         actions.send_msg_to_user(f"Archived {listed}.")

@@ -13,14 +13,20 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from sqlalchemy import func, select
+
+from officegym.apps.chat.access import visible_channel_ids
+from officegym.seed_data.schema import Employee
+from officegym.seed_data.schema.chat import Channel, Membership
 from officegym.tasks import expect
 from officegym.tasks.match import squash
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
+from officegym.tasks.session import read_session
 from officegym.tasks.verdict import Verdict
 
-from .base import ChatTemplate, open_channel
-from .count_unread_mentions import sidebar_channel
+from .base import ChatTemplate
+from .ui import open_details
 
 _PHRASINGS = (
     "#{channel} headcount check: what member total does its details page list?",
@@ -63,17 +69,20 @@ class ChannelMemberCount(ChatTemplate):
         outsiders = [u for u in users if not u[2]]
         member = bool(private) or not outsiders or rng.random() < 0.5
         user_id, user, _ = rng.choice([u for u in users if bool(u[2]) == member])
-        visible = world.execute(
-            """
-            SELECT c.name, count(ms.id) FROM chat_channel c
-            JOIN chat_membership ms ON ms.channel_id = c.id
-            WHERE c.kind = 'channel' AND c.archived_at IS NULL AND c.id != ?
-              AND (NOT c.is_private OR c.id IN
-                   (SELECT channel_id FROM chat_membership WHERE employee_id = ?))
-            GROUP BY c.id ORDER BY c.id
-            """,
-            (channel_id, user_id),
-        ).fetchall()
+        with read_session(world) as db:
+            seen = visible_channel_ids(db.get(Employee, user_id))
+            visible = db.execute(
+                select(Channel.name, func.count(Membership.id))
+                .join(Membership, Membership.channel_id == Channel.id)
+                .where(
+                    Channel.kind == "channel",
+                    Channel.archived_at.is_(None),
+                    Channel.id != channel_id,
+                    Channel.id.in_(seen),
+                )
+                .group_by(Channel.id)
+                .order_by(Channel.id)
+            ).all()
         elsewhere = [(name, n) for name, n in visible if n != count]
         decoy_channel, decoy_count = rng.choice(elsewhere)
         near = [active, count - 1 if member else count + 1, decoy_count]
@@ -92,12 +101,7 @@ class ChannelMemberCount(ChatTemplate):
         return rng.choice(_PHRASINGS).format(**params)
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
-        link = sidebar_channel(actions, params["channel"])
-        if link is not None:
-            actions.click(link)
-        else:
-            open_channel(actions, params["channel"])
-        actions.click(actions.find("link", "Details", exact=True))
+        open_details(actions, params["channel"])
         heading = next(
             match
             for node in actions.nodes

@@ -12,27 +12,24 @@ it would give). When a CRM app exists, instances that ask for the CRM record bel
 
 from __future__ import annotations
 
-import json
 import random
-import re
 import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
 from officegym.tasks.answer import phone_digits
-from officegym.tasks.match import squash
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
+from ._phone_conflicts import conflict_case, conflict_oddities
 from .base import ChatTemplate
-from .find_who_said import hits, phrase, search
+from .ui import posted_number
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    pass
 
-_PHONE = re.compile(r"\+\d[\d\s().-]{5,}\d")
 _PHRASINGS = (
     "What's the phone number for {contact} at {account}? The CRM record is out of date, so "
     "use the most recent number {poster} posted in chat.",
@@ -41,22 +38,6 @@ _PHRASINGS = (
     "Can you dig up a phone number for {contact} ({account})? Use whatever {poster} last "
     "posted in chat, not the old CRM entry.",
 )
-
-
-def article_texts(actions: PageActions) -> list[tuple[str, tuple[str, ...]]]:
-    """(author, names of every node inside) of each message article on the page, in order."""
-    nodes = actions.nodes
-    found = []
-    for index, node in enumerate(nodes):
-        if node.role != "article":
-            continue
-        inner = []
-        for later in nodes[index + 1 :]:
-            if later.depth <= node.depth:
-                break
-            inner.append(squash(later.name))
-        found.append((squash(node.name), tuple(inner)))
-    return found
 
 
 @register
@@ -71,7 +52,7 @@ class ContactPhoneConflict(ChatTemplate):
     max_steps = 15
 
     def sample(self, world: sqlite3.Connection, rng: random.Random) -> dict[str, Any]:
-        cases = [c for row in self._oddities(world) if (c := self._case(world, *row))]
+        cases = [c for row in conflict_oddities(world) if (c := conflict_case(world, *row))]
         case = rng.choice(cases)
         # The wrong-record probe follows someone else's number for the same contact, or
         # else the right poster's number for another conflicted contact.
@@ -108,95 +89,13 @@ class ContactPhoneConflict(ChatTemplate):
             "decoy": decoy,
         }
 
-    @staticmethod
-    def _oddities(world: sqlite3.Connection) -> list[tuple]:
-        return world.execute(
-            """
-            SELECT o.row_id, o.other_id, o.detail FROM world_oddity o
-            WHERE o.kind = 'phone_conflict' AND o.row_table = 'chat_message'
-              AND o.other_table = 'crm_contact'
-            ORDER BY o.id
-            """
-        ).fetchall()
-
-    @staticmethod
-    def _case(
-        world: sqlite3.Connection, message_id: int, contact_id: int, detail: str
-    ) -> dict[str, Any] | None:
-        """The instance for one oddity, or None when the poster's latest number for the
-        contact is not the conflicting one (then "the latest they posted" would not point
-        at it) or the message is not where every user could search it."""
-        row = world.execute(
-            """
-            SELECT m.author_id, a.display_name, c.id, c.name,
-                   k.first_name || ' ' || k.last_name, acc.name
-            FROM chat_message m
-            JOIN people_employee a ON a.id = m.author_id
-            JOIN chat_channel c ON c.id = m.channel_id
-            JOIN crm_contact k ON k.id = ?
-            JOIN crm_account acc ON acc.id = k.account_id
-            WHERE m.id = ? AND m.deleted_at IS NULL AND m.thread_parent_id IS NULL
-              AND c.kind = 'channel' AND NOT c.is_private
-            """,
-            (contact_id, message_id),
-        ).fetchone()
-        if row is None:
-            return None
-        poster_id, poster, channel_id, channel, contact, account = row
-        statements = world.execute(
-            """
-            SELECT m.id, a.display_name, m.body FROM chat_message m
-            JOIN chat_channel c ON c.id = m.channel_id
-            JOIN people_employee a ON a.id = m.author_id
-            WHERE instr(m.body, ?) > 0 AND m.deleted_at IS NULL
-              AND c.kind = 'channel' AND NOT c.is_private
-            ORDER BY m.created_at, m.id
-            """,
-            (contact,),
-        ).fetchall()
-        latest: dict[str, str] = {}
-        last_id: dict[str, int] = {}
-        for statement_id, author, body in statements:
-            found = _PHONE.search(body)
-            if found:
-                latest[author] = found.group()
-                last_id[author] = statement_id
-        if last_id.get(poster) != message_id:
-            return None
-        phones = json.loads(detail)
-        return {
-            "message_id": message_id,
-            "poster": poster,
-            "poster_id": poster_id,
-            "channel_id": channel_id,
-            "channel": channel,
-            "contact": contact,
-            "account": account,
-            "phone": phones["chat_phone"],
-            "crm_phone": phones["crm_phone"],
-            "latest": latest,
-            "seen": sorted({m.group() for _, _, body in statements for m in _PHONE.finditer(body)}),
-        }
-
     def goal(self, params: Mapping[str, Any], rng: random.Random) -> str:
         return rng.choice(_PHRASINGS).format(**params)
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
         contact, poster = params["contact"], params["poster"]
-        search(actions, f"{phrase(contact)} from:@{poster}")
-        found = hits(actions)
-        # Results are newest first; a snippet holding "+<digit>" is a number being shared.
-        shared = [h for h in found if re.search(r"\+\d", h.text)] or found
-        hit = shared[0]
-        actions.click(hit.bid)
-        numbers = [
-            number.group()
-            for author, texts in article_texts(actions)
-            if author == poster and hit.time in texts
-            for text in texts
-            if contact in text and (number := _PHONE.search(text))
-        ]
-        actions.send_msg_to_user(f"{contact}'s number is {numbers[-1]}.")
+        number = posted_number(actions, contact, poster)
+        actions.send_msg_to_user(f"{contact}'s number is {number}.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
         return expect.grade(
@@ -213,4 +112,4 @@ def _others(candidates: Sequence[str], params: Mapping[str, Any]) -> list[str]:
     return [c for c in candidates if phone_digits(c) != want]
 
 
-__all__ = ["ContactPhoneConflict", "article_texts"]
+__all__ = ["ContactPhoneConflict"]

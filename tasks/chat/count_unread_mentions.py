@@ -22,19 +22,23 @@ evenly among every count either kind of question offers, then a question with th
 from __future__ import annotations
 
 import random
-import re
 import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from sqlalchemy import select
+
+from officegym.apps.chat.access import visible_channel_ids
+from officegym.seed_data.schema import Employee
+from officegym.seed_data.schema.chat import Channel
 from officegym.tasks import expect
-from officegym.tasks.match import squash
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
+from officegym.tasks.session import read_session
 from officegym.tasks.verdict import Verdict
 
 from .base import ChatTemplate
-from .find_who_said import hits, search
+from .ui import hits, search, sidebar_mentions
 
 _START_CHANNEL = "general"
 _ONE = (
@@ -53,8 +57,6 @@ _EVERY = (
     "Tally every message that @-mentions me in #{channel}, old ones included.",
     "Over the whole history of #{channel}, how many posts have @mentioned me?",
 )
-# A sidebar channel link reads "<name>", "<name> <mentions>" or "<name> , <n> unread".
-_SIDEBAR = re.compile(r"^(?P<name>\S+?)(?: (?P<mentions>\d+))?(?: , \d+ unread)?$")
 
 
 def channel_counts(world: sqlite3.Connection) -> list[tuple]:
@@ -85,27 +87,35 @@ def channel_counts(world: sqlite3.Connection) -> list[tuple]:
 
 
 def channel_mentions(world: sqlite3.Connection) -> list[tuple]:
-    """Per (active user, channel they may see): (user id, email, display name, channel id,
-    name, mentions), counted as the Mentions list shows them: messages not deleted, thread
-    replies included."""
-    return world.execute(
-        """
-        SELECT e.id, e.email, e.display_name, c.id, c.name, coalesce(n.mentions, 0)
-        FROM people_employee e
-        JOIN chat_channel c ON c.kind = 'channel' AND (
-          NOT c.is_private OR EXISTS (
-            SELECT 1 FROM chat_membership ms
-            WHERE ms.channel_id = c.id AND ms.employee_id = e.id))
-        LEFT JOIN (
-          SELECT mn.employee_id, m.channel_id, count(*) AS mentions
-          FROM chat_mention mn JOIN chat_message m ON m.id = mn.message_id
-          WHERE m.deleted_at IS NULL
-          GROUP BY mn.employee_id, m.channel_id
-        ) n ON n.employee_id = e.id AND n.channel_id = c.id
-        WHERE e.is_active
-        ORDER BY e.id, c.id
-        """
-    ).fetchall()
+    """Per (active user, channel they may see, by the app's `access.visible_channel_ids`):
+    (user id, email, display name, channel id, name, mentions), counted as the Mentions list
+    shows them: messages not deleted, thread replies included."""
+    mentions = {
+        (employee_id, channel_id): count
+        for employee_id, channel_id, count in world.execute(
+            """
+            SELECT mn.employee_id, m.channel_id, count(*)
+            FROM chat_mention mn JOIN chat_message m ON m.id = mn.message_id
+            WHERE m.deleted_at IS NULL
+            GROUP BY mn.employee_id, m.channel_id
+            """
+        )
+    }
+    found = []
+    with read_session(world) as db:
+        people = db.scalars(select(Employee).where(Employee.is_active).order_by(Employee.id))
+        for person in people:
+            visible = (
+                select(Channel.id, Channel.name)
+                .where(Channel.kind == "channel", Channel.id.in_(visible_channel_ids(person)))
+                .order_by(Channel.id)
+            )
+            for channel_id, name in db.execute(visible):
+                count = mentions.get((person.id, channel_id), 0)
+                found.append(
+                    (person.id, person.email, person.display_name, channel_id, name, count)
+                )
+    return found
 
 
 def naming_messages(world: sqlite3.Connection, channel_id: int, name: str) -> int:
@@ -126,26 +136,6 @@ def _by_count(pairs) -> dict[int, list]:
     return found
 
 
-def sidebar_mentions(actions) -> dict[str, int]:
-    """Channel name → mention badge (0 when none) from the sidebar's Channels list."""
-    links = _channel_links(actions)
-    found = {}
-    for node in actions.nodes:
-        match = _SIDEBAR.match(squash(node.name)) if node.bid in links else None
-        if match:
-            found[match["name"]] = int(match["mentions"] or 0)
-    return found
-
-
-def sidebar_channel(actions, name: str) -> str | None:
-    """The bid of the sidebar link to #`name` (whatever badge it carries), if the user is in it."""
-    for node in actions.nodes:
-        match = _SIDEBAR.match(squash(node.name)) if node.role == "link" and node.bid else None
-        if match and match["name"] == name and node.bid in _channel_links(actions):
-            return node.bid
-    return None
-
-
 def searched_mentions(actions, name: str, channel: str) -> int:
     """How many messages in #`channel` mention @`name`, read off the results of a search for
     "@name in:#channel", page by page: the hits whose text shows "@name" (a message that only
@@ -158,10 +148,6 @@ def searched_mentions(actions, name: str, channel: str) -> int:
         if not actions.exists("link", "Next →", exact=True):
             return count
         actions.click(actions.find("link", "Next →", exact=True))
-
-
-def _channel_links(actions) -> set[str]:
-    return set(actions.find_all("link", within=actions.find("list", "Channels", exact=True)))
 
 
 @register
@@ -275,6 +261,4 @@ __all__ = [
     "channel_mentions",
     "naming_messages",
     "searched_mentions",
-    "sidebar_channel",
-    "sidebar_mentions",
 ]

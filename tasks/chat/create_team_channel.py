@@ -26,7 +26,7 @@ from officegym.tasks.verdict import Verdict
 from .base import ChatTemplate
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _SUFFIXES = ("offsite", "planning", "crew", "huddle", "q4-goals")
 _TOPICS = (

@@ -23,11 +23,12 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
+from ._channels import other_own_message, own_message_params, own_messages, texts_by_author
 from .base import ChatTemplate
-from .edit_number import message_menu, open_own_message, own_messages, texts_by_author
+from .ui import find_message, message_menu, open_message
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _DATE = re.compile(
     r"\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?"
@@ -66,7 +67,8 @@ def _dated_messages(world: sqlite3.Connection) -> list[dict[str, Any]]:
         for text in texts:
             mentions.update((author, channel_id, date) for date in _dates(text))
     found = []
-    for message_id, channel_id, channel, user_id, email, name, body in own_messages(world):
+    for mine in own_messages(world):
+        message_id, channel_id, _, user_id, _, _, body = mine
         match = _DATE.search(body)
         if match is None:
             continue
@@ -75,12 +77,7 @@ def _dated_messages(world: sqlite3.Connection) -> list[dict[str, Any]]:
             continue
         found.append(
             {
-                "message_id": message_id,
-                "channel_id": channel_id,
-                "channel": channel,
-                "user_id": user_id,
-                "user": email,
-                "user_name": name,
+                **own_message_params(mine),
                 "date": date,
                 "has_replies": replies.get(message_id, 0) > 0,
             }
@@ -107,15 +104,9 @@ class DeleteWrongDate(ChatTemplate):
         plain = [c for c in candidates if not c["has_replies"]]
         pool = threaded if threaded and (not plain or rng.random() < 0.25) else plain
         target = rng.choice(pool)
-        others = [
-            c
-            for c in candidates
-            if c["user_id"] == target["user_id"] and c["message_id"] != target["message_id"]
-        ]
-        near = [c for c in others if c["channel_id"] == target["channel_id"]] or others
+        other = other_own_message(candidates, target, rng)
         decoy = None
-        if near:
-            other = rng.choice(near)
+        if other is not None:
             decoy = {"message_id": other["message_id"], "channel": other["channel"]}
             decoy["date"] = other["date"]
         return {**target, "decoy": decoy}
@@ -125,8 +116,8 @@ class DeleteWrongDate(ChatTemplate):
 
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         author, date = params["user_name"], params["date"]
-        open_own_message(actions, author, params["channel"], date)
-        message_menu(actions, author, date, "Delete message")
+        open_message(actions, params["channel"], date, author)
+        message_menu(actions, lambda: find_message(actions, date, author), "Delete message")
         actions.click(actions.find("button", "Delete", exact=True))
         actions.send_msg_to_user(f"Deleted your message in #{params['channel']} about {date}.")
 

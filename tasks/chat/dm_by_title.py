@@ -7,8 +7,7 @@ title, are asked for. One instance in six asks for a title nobody holds: the rig
 to say so with `report_infeasible`.
 
 The text is asked for word for word, so the message must be that text and nothing more
-(quotation marks around it aside). `dm_expectations` is shared with the other templates that
-end in a direct message.
+(quotation marks around it aside).
 """
 
 from __future__ import annotations
@@ -19,15 +18,17 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import Matcher, squash, verbatim
+from officegym.tasks.match import squash, verbatim
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
+from ._conversations import dm_expectations, existing_conversation
 from .base import ChatTemplate
+from .ui import find_person, post
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _TEXTS = (
     "Do you have 15 minutes this week to go over the vendor renewals?",
@@ -53,71 +54,6 @@ _PHRASINGS = (
     'Send a direct message to the {title} saying "{text}"',
     'Whoever our {title} is, message them privately: "{text}"',
 )
-
-
-def conversation_name(people: list[int]) -> str:
-    """The name chat gives the DM or group DM of `people` (see service.open_dm)."""
-    ids = sorted(set(people))
-    return ("dm-" if len(ids) == 2 else "mpdm-") + "-".join(map(str, ids))
-
-
-def existing_conversation(world: sqlite3.Connection, people: list[int]) -> int | None:
-    """The id of the DM or group DM of exactly `people` if the world has it, else None."""
-    row = world.execute(
-        "SELECT id FROM chat_channel WHERE name = ?", (conversation_name(people),)
-    ).fetchone()
-    return row[0] if row else None
-
-
-def send_in_dm(actions: PageActions, text: str) -> None:
-    """Send `text` from the composer of the open DM (labelled "Message <their names>")."""
-    composer = next(
-        n.bid
-        for n in actions.nodes
-        if n.bid and n.role == "textbox" and squash(n.name).startswith("Message ")
-    )
-    actions.fill(composer, text)
-    actions.click(actions.find("button", "Send", exact=True))
-
-
-def dm_expectations(
-    dm_channel_id: int | None, user_id: int, others: list[int], body: Matcher, what: str
-) -> list[expect.Expectation]:
-    """A new message by `user_id` whose body matches `body` in their conversation with
-    `others`; when it did not exist (`dm_channel_id` None), also the conversation the user
-    opened (a DM for one other person, a group DM for more) and everyone's membership.
-
-    The message is the task's change; the conversation and its memberships are steps on the
-    way (`core=False`): opening the DM and sending nothing earns nothing."""
-    message = {"author_id": user_id, "thread_parent_id": None, "body": body}
-    if dm_channel_id is not None:
-        return [expect.inserted("chat_message", name=what, channel_id=dm_channel_id, **message)]
-    # Chat names a conversation after its people and makes it private.
-    kind = "dm" if len(others) == 1 else "group_dm"
-    channel = expect.inserted(
-        "chat_channel",
-        name=f"{kind} opened",
-        core=False,
-        columns={"name": conversation_name([user_id, *others])},
-        kind=kind,
-        created_by_id=user_id,
-        is_private=True,
-    )
-    members = [
-        expect.inserted(
-            "chat_membership",
-            name=f"employee #{person} in the {kind}",
-            core=False,
-            channel_id=channel.pk,
-            employee_id=person,
-        )
-        for person in (user_id, *others)
-    ]
-    return [
-        channel,
-        *members,
-        expect.inserted("chat_message", name=what, channel_id=channel.pk, **message),
-    ]
 
 
 @register
@@ -202,24 +138,14 @@ class DmByTitle(ChatTemplate):
 
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         title = squash(params["title"])
-        actions.click(actions.find("link", "People", exact=True))
-        actions.fill(actions.find("searchbox", "Search people", exact=True), title)
-        actions.click(actions.find("button", "Search", exact=True))
         # Result cards read "<name> <title>".
-        card = next(
-            (
-                n.bid
-                for n in actions.nodes
-                if n.bid and n.role == "link" and squash(n.name).endswith(f" {title}")
-            ),
-            None,
-        )
+        card = find_person(actions, title, lambda name: name.endswith(f" {title}"))
         if card is None:
             actions.report_infeasible(f"Nobody in the directory has the title {title}.")
             return
         actions.click(card)
         actions.click(actions.find("button", "Message", exact=True))
-        send_in_dm(actions, params["text"])
+        post(actions, params["text"])
         actions.send_msg_to_user("Sent.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

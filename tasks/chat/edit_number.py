@@ -5,11 +5,6 @@ and names the channel, the figure as posted and the right one. The fix is an edi
 message that swaps the one figure and keeps the rest: the verifier expects exactly the posted
 text with the figure replaced (case and spacing aside), so the old figure is gone and nothing
 else moved. The wrong-record probe edits another of the user's messages with a figure.
-
-The oracle opens a message's "More actions" menu and activates the item with Enter: in the
-chat app the next message's hover toolbar (`.msg__actions`, z-index 5 per message) is painted
-over an open menu panel, so a pointer click on a lower menu item lands on the neighbour's
-invisible reaction button instead.
 """
 
 from __future__ import annotations
@@ -17,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,10 +22,12 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
+from ._channels import other_own_message, own_message_params, own_messages, texts_by_author
 from .base import ChatTemplate
+from .ui import find_message, message_menu, open_message
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 
 @dataclass(frozen=True)
@@ -101,52 +98,6 @@ _PHRASINGS = (
 )
 
 
-def collateral_ok(world: sqlite3.Connection, user_id: int, channel: str) -> bool:
-    """Whether the gate's collateral edit can run for a task about #`channel`: it posts in
-    #general, or in #random when the task is about #general (the user must be in #random)."""
-    if channel != "general":
-        return True
-    return (
-        world.execute(
-            "SELECT 1 FROM chat_membership s JOIN chat_channel c ON c.id = s.channel_id"
-            " WHERE c.name = 'random' AND c.archived_at IS NULL AND s.employee_id = ?",
-            (user_id,),
-        ).fetchone()
-        is not None
-    )
-
-
-def own_messages(world: sqlite3.Connection) -> list[tuple]:
-    """Every live top-level message of an active member in a channel they can still edit in
-    (in #general only when `collateral_ok`): (id, channel_id, channel, author id, email,
-    display name, body), by id."""
-    rows = world.execute(
-        """
-        SELECT m.id, m.channel_id, c.name, e.id, e.email, e.display_name, m.body
-        FROM chat_message m
-        JOIN chat_channel c ON c.id = m.channel_id
-        JOIN people_employee e ON e.id = m.author_id
-        JOIN chat_membership s ON s.channel_id = c.id AND s.employee_id = e.id
-        WHERE m.deleted_at IS NULL AND m.thread_parent_id IS NULL
-          AND c.kind = 'channel' AND c.archived_at IS NULL AND e.is_active
-        ORDER BY m.id
-        """
-    ).fetchall()
-    authors = {r[3] for r in rows if r[2] == "general"}
-    allowed = {a for a in sorted(authors) if collateral_ok(world, a, "general")}
-    return [r for r in rows if r[2] != "general" or r[3] in allowed]
-
-
-def texts_by_author(world: sqlite3.Connection) -> dict[tuple[int, int], list[str]]:
-    """The bodies of every live message (replies too) by (author id, channel id)."""
-    texts: dict[tuple[int, int], list[str]] = {}
-    for author, channel, body in world.execute(
-        "SELECT author_id, channel_id, body FROM chat_message WHERE deleted_at IS NULL ORDER BY id"
-    ):
-        texts.setdefault((author, channel), []).append(body)
-    return texts
-
-
 def _new_figure(figure: str, kind: str, rng: random.Random) -> str:
     """A plausible corrected value for `figure`, formatted the same way and different."""
     while True:
@@ -177,7 +128,8 @@ def figure_candidates(world: sqlite3.Connection) -> list[dict[str, Any]]:
     rows = own_messages(world)
     own = texts_by_author(world)
     found = []
-    for message_id, channel_id, channel, user_id, email, name, body in rows:
+    for mine in rows:
+        _, channel_id, _, user_id, _, _, body = mine
         for fig in _FIGURES:
             hits = list(fig.pattern.finditer(body))
             if len(hits) != 1:
@@ -190,12 +142,7 @@ def figure_candidates(world: sqlite3.Connection) -> list[dict[str, Any]]:
                 continue
             found.append(
                 {
-                    "message_id": message_id,
-                    "channel_id": channel_id,
-                    "channel": channel,
-                    "user_id": user_id,
-                    "user": email,
-                    "user_name": name,
+                    **own_message_params(mine),
                     "body": body,
                     "kind": fig.kind,
                     "figure": figure,
@@ -210,48 +157,6 @@ def figure_candidates(world: sqlite3.Connection) -> list[dict[str, Any]]:
 def _fixed(candidate: Mapping[str, Any], correct: str) -> str:
     start, end = candidate["span"]
     return candidate["body"][:start] + correct + candidate["body"][end:]
-
-
-def own_message(actions: PageActions, author: str, snippet: str) -> str:
-    """The bid of the message (article) by `author` whose text contains `snippet`."""
-    wanted = squash(snippet).casefold()
-    nodes: Sequence[Any] = actions.nodes
-    for index, node in enumerate(nodes):
-        if node.role != "article" or not node.bid or squash(node.name) != author:
-            continue
-        for inner in nodes[index + 1 :]:
-            if inner.depth <= node.depth:
-                break
-            if wanted in squash(inner.name).casefold():
-                return node.bid
-    raise LookupError(f"no message by {author} on the page contains {snippet!r}")
-
-
-def open_own_message(actions: PageActions, author: str, channel: str, phrase: str) -> str:
-    """Search for `author`'s message in #`channel` with `phrase`, open it, return its bid."""
-    query = f'"{phrase}" in:#{channel} from:@{author}'
-    box = actions.find("searchbox", "Search messages", exact=True)
-    actions.fill(box, query)
-    actions.press(box, "Enter")
-    hits = [
-        node.bid
-        for node in actions.nodes
-        if node.bid and node.role == "link" and author in node.name and phrase in node.name
-    ]
-    if not hits:
-        raise LookupError(f"search {query!r} found no message by {author} with {phrase!r}")
-    actions.click(hits[0])
-    return own_message(actions, author, phrase)
-
-
-def message_menu(actions: PageActions, author: str, phrase: str, item: str) -> None:
-    """Open the "More actions" menu of `author`'s message with `phrase` and activate `item`."""
-    article = own_message(actions, author, phrase)
-    actions.click(actions.find(None, "More actions", within=article))
-    article = own_message(actions, author, phrase)
-    # Keyboard, not a click: the next message's hover toolbar is painted over the open menu
-    # and would take the click (see the module docstring).
-    actions.press(actions.find("link", item, within=article), "Enter")
 
 
 @register
@@ -273,15 +178,9 @@ class EditNumber(ChatTemplate):
         correct = _new_figure(target["figure"], target["kind"], rng)
         # The wrong-record probe fixes another message of the same author (same channel
         # when there is one): a near miss an agent reading carelessly could make.
-        others = [
-            c
-            for c in candidates
-            if c["user_id"] == target["user_id"] and c["message_id"] != target["message_id"]
-        ]
-        near = [c for c in others if c["channel_id"] == target["channel_id"]] or others
+        other = other_own_message(candidates, target, rng)
         decoy = None
-        if near:
-            other = rng.choice(near)
+        if other is not None:
             decoy = {
                 "message_id": other["message_id"],
                 "channel": other["channel"],
@@ -308,8 +207,8 @@ class EditNumber(ChatTemplate):
 
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         author, phrase = params["user_name"], params["figure"]
-        open_own_message(actions, author, params["channel"], phrase)
-        message_menu(actions, author, phrase, "Edit message")
+        open_message(actions, params["channel"], phrase, author)
+        message_menu(actions, lambda: find_message(actions, phrase, author), "Edit message")
         actions.fill(actions.find("textbox", "Message", exact=True), params["fixed_body"])
         actions.click(actions.find("button", "Save changes", exact=True))
         actions.send_msg_to_user(

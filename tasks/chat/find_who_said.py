@@ -4,45 +4,28 @@ The quote is a message whose text occurs once in the whole world, so the answer 
 person. About one instance in six quotes something nobody ever posted: the right move is
 `report_infeasible`. The wrong-record probe asks about a near-identical message (same
 sentence template, another author) in the same channel.
-
-This module also holds the search-page reading the other answer templates share: `search`
-runs a query from the sidebar box and `hits` reads the result links, each named
-"<channel>[ · in a thread] <author> <Weekday, Month D, YYYY at H:MM AM> <snippet>".
 """
 
 from __future__ import annotations
 
-import calendar
 import difflib
 import random
-import re
 import sqlite3
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from officegym.seed_data.search_index import FTS_TABLE
 from officegym.tasks import expect
-from officegym.tasks.match import squash
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
+from ._quotes import UNQUOTABLE, pick_others, said_times
 from .base import ChatTemplate
+from .ui import hits, phrase, search
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
-_HIT = re.compile(
-    r"^(?P<where>\S+)(?P<thread> · in a thread)? (?P<author>.+?) "
-    r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (?P<month>\w+) (?P<day>\d{1,2}), "
-    r"(?P<year>\d{4}) at (?P<time>\d{1,2}:\d\d [AP]M)"
-    r"(?: (?P<text>.*))?$"
-)
-_MONTHS = {name: number for number, name in enumerate(calendar.month_name) if name}
-# Quotes are read off the page verbatim: no markdown, mentions, emoji codes, links or phones.
-UNQUOTABLE = re.compile(r'[@*_`~"\n\[\]<>#]|:\w+:|https?:|www\.|\+\d')
 _MADE_UP = (
     "Does anyone still have the signed NDA for {account}? Legal is asking again.",
     "Can we push the {account} quarterly review to the week after next?",
@@ -54,70 +37,6 @@ _PHRASINGS = (
     'Somebody posted "{quote}" in #{channel}. Who was it?',
     'Can you find out who wrote "{quote}" over in #{channel}? Just tell me the name.',
 )
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One search result as the results page shows it (day and time in the viewer's
-    timezone, the time as written, like "6:05 PM")."""
-
-    bid: str
-    where: str
-    in_thread: bool
-    author: str
-    day: date
-    time: str
-    text: str
-
-
-def search(actions: PageActions, query: str) -> None:
-    """Run `query` from the sidebar's "Search messages" box (the results page follows)."""
-    box = actions.find("searchbox", "Search messages", exact=True)
-    actions.fill(box, query)
-    actions.press(box, "Enter")
-
-
-def hits(actions: PageActions) -> list[Hit]:
-    """The results on the current search page, newest first."""
-    found = []
-    for node in actions.nodes:
-        if node.role != "link" or not node.bid:
-            continue
-        match = _HIT.match(squash(node.name))
-        if match is None:
-            continue
-        found.append(
-            Hit(
-                bid=node.bid,
-                where=match["where"],
-                in_thread=bool(match["thread"]),
-                author=match["author"],
-                day=date(int(match["year"]), _MONTHS[match["month"]], int(match["day"])),
-                time=match["time"],
-                text=match["text"] or "",
-            )
-        )
-    return found
-
-
-def phrase(text: str) -> str:
-    """`text` as an exact-phrase search term."""
-    return '"' + text.replace('"', " ") + '"'
-
-
-def said_times(world: sqlite3.Connection, text: str) -> int:
-    """How many messages (any channel, deleted ones too) the phrase search for `text` finds."""
-    return world.execute(
-        f"SELECT count(*) FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ?", (phrase(text),)
-    ).fetchone()[0]
-
-
-def pick_others(
-    rng: random.Random, names: Sequence[str], exclude: Sequence[str], k: int
-) -> list[str]:
-    """Up to `k` distinct `names` that are not in `exclude`, chosen by `rng`."""
-    pool = sorted({n for n in names if n not in exclude})
-    return rng.sample(pool, min(k, len(pool)))
 
 
 @register
@@ -224,7 +143,7 @@ class FindWhoSaid(ChatTemplate):
     def goal(self, params: Mapping[str, Any], rng: random.Random) -> str:
         return rng.choice(_PHRASINGS).format(**params)
 
-    def solve(self, actions, params: Mapping[str, Any]) -> None:
+    def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         search(actions, f"{phrase(params['quote'])} in:#{params['channel']}")
         found = [h for h in hits(actions) if h.where == params["channel"]]
         if not found:
@@ -243,13 +162,4 @@ class FindWhoSaid(ChatTemplate):
         )
 
 
-__all__ = [
-    "UNQUOTABLE",
-    "FindWhoSaid",
-    "Hit",
-    "hits",
-    "phrase",
-    "pick_others",
-    "said_times",
-    "search",
-]
+__all__ = ["FindWhoSaid"]

@@ -22,12 +22,13 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import ChatTemplate, sidebar_link
-from .dm_by_title import dm_expectations, existing_conversation, send_in_dm
-from .move_question import LinksTo, message_link
+from ._conversations import dm_expectations, existing_conversation
+from ._links import LinksTo
+from .base import ChatTemplate
+from .ui import find_person, message_link, open_hit, post, search, sidebar_link
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _SUBJECT = re.compile(r"\*([^*]+)\*")
 # How many links to other messages of the channel an instance names as wrong candidates.
@@ -131,15 +132,7 @@ class ForwardToManager(ChatTemplate):
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         me = params["user_name"]
         # Who my manager is: my own profile says.
-        actions.click(actions.find("link", "People", exact=True))
-        actions.fill(actions.find("searchbox", "Search people", exact=True), me)
-        actions.click(actions.find("button", "Search", exact=True))
-        card = next(
-            n.bid
-            for n in actions.nodes
-            if n.bid and n.role == "link" and squash(n.name).startswith(f"{me} ")
-        )
-        actions.click(card)
+        actions.click(find_person(actions, me, lambda card: card.startswith(f"{me} ")))
         manager = _manager_link(actions)
         if manager is None:
             actions.report_infeasible("My profile lists no manager, so there is no one to DM.")
@@ -148,21 +141,14 @@ class ForwardToManager(ChatTemplate):
         actions.click(manager)
         actions.click(actions.find("button", "Message", exact=True))
         # The message: its subject, in its channel, from its author; the hit opens its link.
-        query = f'"{params["subject"]}" in:#{params["channel"]} from:@{params["author"]}'
-        box = actions.find("searchbox", "Search messages", exact=True)
-        actions.fill(box, query)
-        actions.press(box, "Enter")
-        hit = next(
-            n.bid
-            for n in actions.nodes
-            if n.bid
-            and n.role == "link"
-            and squash(n.name).startswith(f"{params['channel']} {params['author']} ")
+        channel, author = params["channel"], params["author"]
+        search(actions, f'"{params["subject"]}" in:#{channel} from:@{author}')
+        open_hit(
+            actions, lambda hit: hit.where == channel and hit.author == author and not hit.in_thread
         )
-        actions.click(hit)
         link = message_link(actions)
         actions.click(sidebar_link(actions, boss))
-        send_in_dm(actions, f"FYI, {params['author']}'s message about {params['subject']}: {link}")
+        post(actions, f"FYI, {author}'s message about {params['subject']}: {link}")
         actions.send_msg_to_user("Sent my manager the link.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

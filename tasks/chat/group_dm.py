@@ -20,11 +20,12 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
+from ._conversations import dm_expectations, existing_conversation
 from .base import ChatTemplate
-from .dm_by_title import dm_expectations, existing_conversation, send_in_dm
+from .ui import post
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _TEXTS = (
     "Kicking this off so we can prep the customer advisory board together.",
@@ -96,7 +97,7 @@ class GroupDm(ChatTemplate):
             )
             actions.check(box)
         actions.click(actions.find("button", "Open conversation", exact=True))
-        send_in_dm(actions, params["text"])
+        post(actions, params["text"])
         actions.send_msg_to_user(
             f"Started a group conversation with {params['a']} and {params['b']}."
         )

@@ -18,10 +18,11 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import ChatTemplate, open_channel
+from .base import ChatTemplate
+from .ui import open_details
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _PHRASINGS = (
     "Please add {person} to #{channel}.",
@@ -103,8 +104,7 @@ class InviteMember(ChatTemplate):
 
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         person = params["person"]
-        open_channel(actions, params["channel"])
-        actions.click(actions.find("link", "Details", exact=True))
+        open_details(actions, params["channel"])
         actions.fill(actions.find("searchbox", "Find people", exact=True), person)
         actions.click(actions.find("button", "Find", exact=True))
         wanted = f"{person} {params['person_title']}"

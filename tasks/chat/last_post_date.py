@@ -23,7 +23,7 @@ from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
 from .base import ChatTemplate
-from .find_who_said import hits, search
+from .ui import hits, search
 
 _PHRASINGS = (
     "#{channel} question: on what day did {person} most recently write something there?",

@@ -20,8 +20,9 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import ChatTemplate, find_message
-from .find_who_said import UNQUOTABLE, hits, phrase, pick_others, said_times, search
+from ._quotes import UNQUOTABLE, pick_others, said_times
+from .base import ChatTemplate
+from .ui import find_messages, hits, messages, phrase, search
 
 _THREAD_LINK = re.compile(r"^\d+ repl(?:y|ies)\b")
 _PHRASINGS = (
@@ -131,7 +132,7 @@ class ListThreadPosters(ChatTemplate):
     def solve(self, actions, params: Mapping[str, Any]) -> None:
         search(actions, f"{phrase(params['parent'])} in:#{params['channel']}")
         actions.click(hits(actions)[0].bid)
-        article = find_message(actions, params["parent"])
+        article = find_messages(actions, params["parent"])[0]
         # The "N replies" link under the message (the action bar only shows on hover).
         thread = next(
             bid
@@ -140,11 +141,8 @@ class ListThreadPosters(ChatTemplate):
         )
         actions.click(thread)
         replies = actions.find(None, "Replies", exact=True)
-        names: list[str] = []
-        for bid in actions.find_all("article", within=replies):
-            name = next(squash(n.name) for n in actions.nodes if n.bid == bid)
-            if name not in names:
-                names.append(name)
+        answers = set(actions.find_all("article", within=replies))
+        names = list(dict.fromkeys(m.author for m in messages(actions) if m.bid in answers))
         actions.send_msg_to_user(", ".join(names))
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

@@ -4,9 +4,6 @@ The user asked a question in a channel it does not belong in (a travel-approval 
 #general, a pricing question outside #deals...). The agent posts it again in the channel the
 goal names and replies in the original's thread with a link to the new post, which the
 message's "Link to message" action (or its timestamp) gives.
-
-`LinksTo` (a message body linking to given messages) is shared with other templates that
-grade a posted link.
 """
 
 from __future__ import annotations
@@ -16,18 +13,29 @@ import re
 import sqlite3
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from officegym.tasks import expect
-from officegym.tasks.match import FreeText, Matcher, contains, links_in, squash
+from officegym.tasks.match import contains, squash
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import ChatTemplate, open_channel, post
+from ._links import LinksTo
+from .base import ChatTemplate
+from .ui import (
+    find_messages,
+    message_link,
+    message_menu,
+    open_channel,
+    open_hit,
+    open_thread,
+    post,
+    reply,
+    search,
+)
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 # Which channel a kind of question belongs in: (pattern on the body, channel name).
 _HOMES = (
@@ -47,27 +55,6 @@ _PHRASINGS = (
     'Move my question "{question}" from #{wrong} to #{right}: post it there and answer the '
     "original in its thread with a link to where it lives now.",
 )
-# How a link to message N can read: /chat/m/N, a channel page at ?m=N or #m-N, a thread /chat/t/N.
-_LINK = re.compile(r"/chat/m/(\d+)|[?&]m=(\d+)|#m-(\d+)|/chat/t/(\d+)")
-
-
-class LinksTo(FreeText):
-    """A text that links to exactly one message, whose id `ids` matches (e.g. another
-    expectation's `.pk`), in any of the forms chat's own links take; a text linking other
-    messages too (every candidate at once) does not match."""
-
-    links = True
-
-    def __init__(self, ids: Matcher) -> None:
-        self.ids = ids
-
-    def accepts(self, text: str) -> bool:
-        linked = {int(g) for found in _LINK.findall(text) for g in found if g}
-        other = [link for link in links_in(text) if not _LINK.search(link)]
-        return len(linked) == 1 and self.ids.matches(next(iter(linked))) and not other
-
-    def describe(self) -> str:
-        return f"links_to({self.ids.describe()})"
 
 
 def plain(body: str) -> str:
@@ -83,36 +70,6 @@ def _parts(body: str, names: list[str]) -> list[str]:
     if mention:
         parts[0] = parts[0][len(mention) + 2 :]
     return parts
-
-
-def message_link(actions: PageActions) -> str:
-    """The address of the page the last action landed on, without the site's origin."""
-    url = urlsplit(actions.last[0]["url"])
-    return (
-        url.path
-        + (f"?{url.query}" if url.query else "")
-        + (f"#{url.fragment}" if url.fragment else "")
-    )
-
-
-def find_article(actions: PageActions, author: str, snippet: str, *, last: bool = False) -> str:
-    """The bid of the message by `author` whose text contains `snippet` (the first on the
-    page, or the last with `last`)."""
-    wanted = squash(snippet).casefold()
-    nodes = actions.nodes
-    found = []
-    for index, node in enumerate(nodes):
-        if node.role != "article" or not node.bid or squash(node.name) != author:
-            continue
-        for inner in nodes[index + 1 :]:
-            if inner.depth <= node.depth:
-                break
-            if wanted in squash(inner.name).casefold():
-                found.append(node.bid)
-                break
-    if not found:
-        raise LookupError(f"no message by {author} on the page contains {snippet!r}")
-    return found[-1] if last else found[0]
 
 
 @register
@@ -201,32 +158,17 @@ class MoveQuestion(ChatTemplate):
         snippet = max(params["question_parts"], key=len)
         me = params["user_name"]
         open_channel(actions, params["right"])
-        post(actions, f"Message #{params['right']}", params["question"])
-        # Keyboard, not clicks, on message actions: an open menu or a toolbar can sit under
-        # the hover toolbar of a message below it, which would take a pointer click.
-        mine = find_article(actions, me, snippet, last=True)
-        actions.press(actions.find(None, "More actions", exact=True, within=mine), "Enter")
-        mine = find_article(actions, me, snippet, last=True)
-        actions.press(actions.find("link", "Link to message", within=mine), "Enter")
+        post(actions, params["question"], f"Message #{params['right']}")
+        message_menu(actions, lambda: find_messages(actions, snippet, me)[-1], "Link to message")
         link = message_link(actions)
         # The original, through search: the phrase, in the wrong channel, from me.
-        query = f'"{snippet}" in:#{params["wrong"]} from:@{me}'
-        actions.fill(actions.find("searchbox", "Search messages", exact=True), query)
-        actions.press(actions.find("searchbox", "Search messages", exact=True), "Enter")
-        # Hits read "<channel> <author> <when> <text>".
-        hit = next(
-            n.bid
-            for n in actions.nodes
-            if n.bid and n.role == "link" and squash(n.name).startswith(f"{params['wrong']} {me} ")
+        search(actions, f'"{snippet}" in:#{params["wrong"]} from:@{me}')
+        open_hit(
+            actions,
+            lambda hit: hit.where == params["wrong"] and hit.author == me and not hit.in_thread,
         )
-        actions.click(hit)
-        original = find_article(actions, me, snippet)
-        actions.press(actions.find("link", "Reply in thread", within=original), "Enter")
-        thread = actions.find("complementary", "Thread", exact=True)
-        actions.fill(
-            actions.find("textbox", "Reply…", within=thread), f"Moved to #{params['right']}: {link}"
-        )
-        actions.click(actions.find("button", "Send", exact=True, within=thread))
+        original = find_messages(actions, snippet, me)[0]
+        reply(actions, open_thread(actions, original), f"Moved to #{params['right']}: {link}")
         actions.send_msg_to_user(f"Reposted in #{params['right']} and linked it from the original.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

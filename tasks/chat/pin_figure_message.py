@@ -21,18 +21,12 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
+from ._channels import active_members, channel_messages
 from .base import ChatTemplate
-from .reply_in_thread import (
-    active_members,
-    channel_messages,
-    find_article,
-    hit_links,
-    search_messages,
-    use_menu,
-)
+from .ui import find_message, hits, message_menu, search
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 # A dollar figure as chat writes it ("$48,000"), and any such number with or without "$".
 _AMOUNT = re.compile(r"\$\d{1,3}(?:,\d{3})+(?![\d,])")
@@ -125,15 +119,19 @@ class PinFigureMessage(ChatTemplate):
 
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         channel, figure = params["channel"], params["figure"]
-        search_messages(actions, f'"{figure.lstrip("$")}" in:#{channel}')
-        found = [bid for bid, name in hit_links(actions, figure) if _digits(figure).search(name)]
+        search(actions, f'"{figure.lstrip("$")}" in:#{channel}')
+        found = [
+            h.bid
+            for h in hits(actions)
+            if figure.casefold() in h.name.casefold() and _digits(figure).search(h.name)
+        ]
         if not found:
             actions.report_infeasible(f"No message in #{channel} mentions {figure}.")
             return
         if len(found) > 1:
             raise LookupError(f"{len(found)} messages in #{channel} mention {figure}")
         actions.click(found[0])
-        use_menu(actions, lambda: find_article(actions, figure), "Pin to channel")
+        message_menu(actions, lambda: find_message(actions, figure), "Pin to channel")
         actions.send_msg_to_user(f"Pinned the {figure} message in #{channel}.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

@@ -17,7 +17,8 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import ChatTemplate, open_channel, post
+from .base import ChatTemplate
+from .ui import open_channel, post
 
 _UPDATES = (
     "Heads-up: the {thing} review moved to Thursday.",
@@ -78,7 +79,7 @@ class PostUpdate(ChatTemplate):
         if not params["feasible"]:
             actions.report_infeasible(f"#{params['channel']} is archived, so it is read-only.")
             return
-        post(actions, f"Message #{params['channel']}", params["text"])
+        post(actions, params["text"], f"Message #{params['channel']}")
         actions.send_msg_to_user("Posted.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

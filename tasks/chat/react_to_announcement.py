@@ -20,19 +20,13 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
+from ._channels import active_members, channel_messages
+from ._subjects import account_mentions
 from .base import ChatTemplate
-from .reply_in_thread import (
-    account_mentions,
-    active_members,
-    channel_messages,
-    find_article,
-    open_hit,
-    search_messages,
-    use_menu,
-)
+from .ui import find_message, holding, message_menu, open_hit, search
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _WON = re.compile(r"^(?:Closed Won: \*|:tada: \*.*\* is signed|We got it! \*)")
 _WELCOME = re.compile(r"^(?:Please welcome (?P<a>.+?) to the |Say hi to (?P<b>.+?), who joins )")
@@ -134,11 +128,11 @@ class ReactToAnnouncement(ChatTemplate):
 
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         kind, subject = params["kind"], params["subject"]
-        search_messages(actions, f'"{subject}" in:#{params["channel"]}')
-        open_hit(actions, subject, lambda text: _marked(kind, text))
-        use_menu(
+        search(actions, f'"{subject}" in:#{params["channel"]}')
+        open_hit(actions, lambda hit: holding(subject)(hit) and _marked(kind, hit.name), only=True)
+        message_menu(
             actions,
-            lambda: find_article(actions, subject, accept=lambda text: _marked(kind, text)),
+            lambda: find_message(actions, subject, accept=lambda text: _marked(kind, text)),
             "Add reaction…",
         )
         picker = actions.find("form", "Reactions", exact=True)

@@ -17,17 +17,13 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
+from ._channels import active_members
+from ._subjects import by_author_and_subject
 from .base import ChatTemplate
-from .reply_in_thread import (
-    active_members,
-    by_author_and_subject,
-    find_article,
-    open_message,
-    use_menu,
-)
+from .ui import find_message, message_menu, open_message
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _PHRASINGS = (
     "Bookmark {author}'s note mentioning {subject} from #{channel} so it shows up under my "
@@ -79,7 +75,7 @@ class SaveMessage(ChatTemplate):
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         subject, author = params["subject"], params["author"]
         open_message(actions, params["channel"], subject, author)
-        use_menu(actions, lambda: find_article(actions, subject, author), "Save for later")
+        message_menu(actions, lambda: find_message(actions, subject, author), "Save for later")
         actions.send_msg_to_user("Saved it for later.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

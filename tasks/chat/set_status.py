@@ -22,7 +22,7 @@ from officegym.tasks.verdict import Verdict
 from .base import ChatTemplate
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _STATUSES = (
     ("palm_tree", "On vacation until Monday"),

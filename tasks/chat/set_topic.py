@@ -18,11 +18,12 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import ChatTemplate, open_channel
-from .edit_number import collateral_ok
+from ._channels import collateral_ok, collateral_posters
+from .base import ChatTemplate
+from .ui import open_details
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _TOPICS = (
     "Sprint demo on Friday; bring questions",
@@ -64,7 +65,8 @@ class SetTopic(ChatTemplate):
             ORDER BY c.id, e.id
             """
         ).fetchall()
-        rows = [r for r in rows if collateral_ok(world, r[3], r[1])]
+        posters = collateral_posters(world)
+        rows = [r for r in rows if collateral_ok(posters, r[3], r[1])]
         channel_id, channel, current, user_id, email, name = rng.choice(rows)
         topic = rng.choice([t for t in _TOPICS if t.casefold() != current.casefold()])
         others = sorted({r[1] for r in rows if r[3] == user_id and r[0] != channel_id})
@@ -82,8 +84,7 @@ class SetTopic(ChatTemplate):
         return rng.choice(_PHRASINGS).format(**params)
 
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
-        open_channel(actions, params["channel"])
-        actions.click(actions.find("link", "Details", exact=True))
+        open_details(actions, params["channel"])
         actions.fill(actions.find("textbox", "Topic", exact=True), params["topic"])
         actions.click(actions.find("button", "Save topic", exact=True))
         actions.send_msg_to_user(f"The topic of #{params['channel']} is now: {params['topic']}")

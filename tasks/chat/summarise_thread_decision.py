@@ -26,22 +26,18 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import fact, squash, states
+from officegym.tasks.match import fact, states
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
+from ._channels import active_members
+from ._subjects import by_author_and_subject
 from .base import ChatTemplate
-from .reply_in_thread import (
-    active_members,
-    by_author_and_subject,
-    message_text,
-    open_message,
-    open_thread,
-)
+from .ui import messages, open_message, open_thread, reply
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 # The last replies that settle a thread, and the words (any one will do) a summary of each
 # cannot leave out.
@@ -180,13 +176,11 @@ class SummariseThreadDecision(ChatTemplate):
         thread = open_thread(actions, article)
         replies = actions.find(None, "Replies", exact=True, within=thread)
         answers = set(actions.find_all("article", within=replies))
-        nodes = list(actions.nodes)
-        last = [i for i, node in enumerate(nodes) if node.bid in answers][-1]
-        owner = squash(nodes[last].name)
-        said = _TIME.sub("", message_text(nodes, last).removeprefix(owner).strip())
+        last = [m for m in messages(actions) if m.bid in answers][-1]
+        owner = last.author
+        said = _TIME.sub("", last.text.removeprefix(owner).strip())
         summary = f'{owner} had the last word: "{said}" That is the next step, and {owner} owns it.'
-        actions.fill(actions.find("textbox", "Reply…", exact=True, within=thread), summary)
-        actions.click(actions.find("button", "Send", exact=True, within=thread))
+        reply(actions, thread, summary)
         actions.send_msg_to_user("Posted a summary in the thread.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

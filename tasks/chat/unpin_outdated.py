@@ -26,11 +26,12 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import ChatTemplate, open_channel
-from .reply_in_thread import active_members, message_text, use_menu
+from ._channels import active_members
+from .base import ChatTemplate
+from .ui import message_menu, messages, open_channel
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _BOOKED_DAY = re.compile(
@@ -180,18 +181,16 @@ class UnpinOutdated(ChatTemplate):
         actions.click(pinned[0])
 
         def chosen() -> list[str]:
-            nodes = list(actions.nodes)
             return [
-                node.bid
-                for i, node in enumerate(nodes)
-                if node.role == "article"
-                and when(booked_day(message_text(nodes, i), today), today) == params["when"]
+                m.bid
+                for m in messages(actions)
+                if when(booked_day(m.text, today), today) == params["when"]
             ]
 
         # Unpinning comes back to the pinned list, one booking fewer.
         for _ in range(len(chosen())):
             found = chosen()
-            use_menu(actions, lambda found=found: found[0], "Unpin from channel")
+            message_menu(actions, lambda found=found: found[0], "Unpin from channel")
         actions.send_msg_to_user("Unpinned the bookings that have already happened.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

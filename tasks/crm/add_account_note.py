@@ -22,10 +22,11 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import CrmTemplate, log_on_record, open_record
+from .base import CrmTemplate
+from .ui import log_on_record, open_record
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 NOTES = (
     ("Procurement call", "Procurement at {account} wants a three-year term with annual billing."),

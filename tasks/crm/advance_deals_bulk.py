@@ -20,11 +20,12 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._lists import OPEN, list_rows, stage_changes
-from .base import CrmTemplate, fill_fields
+from ._stages import OPEN, stage_changes
+from .base import CrmTemplate
+from .ui import fill_fields, filter_list, list_rows
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _ANY_OPEN = "Any open stage"
 _PHRASINGS = (
@@ -104,11 +105,9 @@ class AdvanceDealsBulk(CrmTemplate):
 
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         actions.click(actions.find("link", "Opportunities", exact=True))
-        fill_fields(
-            actions,
-            {"Search": params["account"], "Owner": "Me", "Stage": params["from_stage"]},
+        filter_list(
+            actions, {"Search": params["account"], "Owner": "Me", "Stage": params["from_stage"]}
         )
-        actions.click(actions.find("button", "Apply filters", exact=True))
         for row in list_rows(actions):
             if row.cells[2] == params["account"] and row.checkbox is not None:
                 actions.check(row.checkbox)

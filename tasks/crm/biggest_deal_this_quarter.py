@@ -22,18 +22,11 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._answers import (
-    amount_of,
-    crm_person_ids,
-    editors,
-    filter_owner,
-    list_rows,
-    money,
-    open_list,
-    this_quarter,
-    unique_person_name,
-)
+from ._calendar import this_quarter
+from ._formats import amount_of, money
+from ._people import crm_person_ids, editors, unique_person_name
 from .base import CrmTemplate
+from .ui import filter_list, list_rows, open_list
 
 _PHRASINGS = (
     "Which of {whose} open deals closing this quarter is the biggest? Tell me its name and amount.",
@@ -114,10 +107,10 @@ class BiggestDealThisQuarter(CrmTemplate):
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
         open_list(actions, "Opportunities", "Closing this quarter")
-        filter_owner(actions, params["rep"])
+        filter_list(actions, {"Owner": params["rep"]})
         rows = list_rows(actions)
-        best = max(rows, key=lambda row: amount_of(row["Amount"]))
-        actions.send_msg_to_user(f"{best['Opportunity name']}, {best['Amount']}")
+        best = max(rows, key=lambda row: amount_of(row.columns["Amount"]))
+        actions.send_msg_to_user(f"{best.columns['Opportunity name']}, {best.columns['Amount']}")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
         names = [params["deal"]] + ([params["short"]] if params["short"] else [])

@@ -21,11 +21,13 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._lists import stage_changes, today
-from .base import CrmTemplate, fill_fields, open_record
+from ._calendar import today
+from ._stages import stage_changes
+from .base import CrmTemplate
+from .ui import fill_fields, open_record
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _MIN_DEALS, _MAX_DEALS = 2, 6
 # Timing is the usual reason for a deal that slipped; the others are named now and then.

@@ -19,10 +19,11 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import CrmTemplate, open_record
+from .base import CrmTemplate
+from .ui import open_record
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 KINDS = {"task": "task", "call": "call", "meeting": "meeting", "email": "email"}
 _PHRASINGS = (

@@ -20,8 +20,9 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._answers import editors, record_field
-from .base import CrmTemplate, open_record
+from ._people import editors
+from .base import CrmTemplate
+from .ui import open_record, record_field
 
 _PHRASINGS = (
     "What's the email address of {contact} at {account}?",

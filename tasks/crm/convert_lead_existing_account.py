@@ -23,17 +23,17 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._leads import (
+from ._conversion import (
     PRODUCTS,
     ContactIndex,
     account_index,
     conversion,
-    convert_form,
-    open_lead,
-    owner_or_manager,
+    lead_params,
     unconverted_leads,
 )
+from ._people import owner_or_manager
 from .base import CrmTemplate
+from .ui import convert_form, open_record
 
 _PHRASINGS = (
     "Convert the lead {lead} ({company}). {company} is really {account}, which we already have "
@@ -79,15 +79,7 @@ class ConvertLeadExistingAccount(CrmTemplate):
         if rng.random() < 2 / 3:
             opportunity = f"{account}: {rng.choice(PRODUCTS)}"
         return {
-            "lead_id": lead["id"],
-            "lead": f"{lead['first_name']} {lead['last_name']}",
-            "first_name": lead["first_name"],
-            "last_name": lead["last_name"],
-            "company": lead["company"],
-            "title": lead["title"],
-            "email": lead["email"],
-            "phone": lead["phone"],
-            "source": lead["source"],
+            **lead_params(lead),
             "account_id": account_id,
             "account": account,
             "opportunity": opportunity,
@@ -106,7 +98,7 @@ class ConvertLeadExistingAccount(CrmTemplate):
         return phrasing.format(**{**params, "opp": opp})
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
-        open_lead(actions, params["lead"])
+        open_record(actions, "Leads", params["lead"])
         actions.click(actions.find("link", "Convert", exact=True))
         if params["attach"]:
             actions.click(actions.find("radio", f"Use existing account {params['account']} —"))

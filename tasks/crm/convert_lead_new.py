@@ -24,18 +24,18 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._leads import (
+from ._conversion import (
     PRODUCTS,
     ContactIndex,
     account_index,
     conversion,
-    convert_form,
     converted_leads,
-    open_lead,
-    owner_or_manager,
+    lead_params,
     unconverted_leads,
 )
+from ._people import owner_or_manager
 from .base import CrmTemplate
+from .ui import convert_form, open_record
 
 _PHRASINGS = (
     "{lead} of {company} has agreed to a first call. Turn that lead into a brand-new account "
@@ -93,15 +93,7 @@ class ConvertLeadNew(CrmTemplate):
                 "company": other["company"],
             }
         return {
-            "lead_id": lead["id"],
-            "lead": f"{lead['first_name']} {lead['last_name']}",
-            "first_name": lead["first_name"],
-            "last_name": lead["last_name"],
-            "company": lead["company"],
-            "title": lead["title"],
-            "email": lead["email"],
-            "phone": lead["phone"],
-            "source": lead["source"],
+            **lead_params(lead),
             "opportunity": opportunity,
             "user": user,
             "feasible": feasible,
@@ -118,7 +110,7 @@ class ConvertLeadNew(CrmTemplate):
         return phrasing.format(**{**params, "opp": opp})
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
-        open_lead(actions, params["lead"])
+        open_record(actions, "Leads", params["lead"])
         if not params["feasible"]:
             actions.report_infeasible(
                 f"{params['lead']}'s lead was already converted; there is nothing left to convert."

@@ -24,19 +24,13 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._answers import (
-    crm_person_ids,
-    editors,
-    filter_owner,
-    list_rows,
-    open_list,
-    unique_person_name,
-    world_today,
-)
-from .base import CrmTemplate, open_record
+from ._calendar import world_today
+from ._people import crm_person_ids, editors, unique_person_name
+from .base import CrmTemplate
+from .ui import filter_list, list_rows, open_list, open_record
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _DEAL_PHRASINGS = (
     "How many open activities on the {deal} opportunity are overdue?",
@@ -163,10 +157,8 @@ class CountOverdueActivities(CrmTemplate):
             actions.send_msg_to_user(str(overdue_marks(actions)))
             return
         open_list(actions, "Activities", "My overdue tasks")
-        filter_owner(actions, params["rep"])
-        # A list with no rows shows an empty state instead of a table.
-        rows = list_rows(actions) if actions.find_all("table") else []
-        actions.send_msg_to_user(str(len(rows)))
+        filter_list(actions, {"Owner": params["rep"]})
+        actions.send_msg_to_user(str(len(list_rows(actions))))
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
         return expect.grade(

@@ -22,11 +22,14 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._lists import OPEN, duplicated_accounts, today
-from .base import CrmTemplate, fill_fields
+from ._calendar import today
+from ._duplicates import duplicated_accounts
+from ._stages import OPEN
+from .base import CrmTemplate
+from .ui import fill_fields
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 PRODUCTS = (
     "API access tier", "Analytics add-on", "Data Connectors", "Enterprise plan",

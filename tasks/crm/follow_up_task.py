@@ -20,11 +20,13 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._edits import add_business_days, spoken_date, world_today
-from .base import CrmTemplate, log_on_record, open_record
+from ._calendar import add_business_days, world_today
+from ._formats import spoken_date
+from .base import CrmTemplate
+from .ui import log_on_record, open_record
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 SUBJECTS = (
     "Send the revised proposal to {account}",

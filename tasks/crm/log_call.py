@@ -20,10 +20,12 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import CrmTemplate, log_on_record, open_record, world_today
+from ._calendar import world_today
+from .base import CrmTemplate
+from .ui import log_on_record, open_record
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 CALLS = (
     ("Pricing follow-up", "Asked for a revised quote by Friday."),

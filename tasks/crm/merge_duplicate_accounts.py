@@ -22,16 +22,10 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._leads import (
-    common_manager,
-    merge_column,
-    merge_records,
-    merged,
-    open_duplicate_group,
-    references,
-    row,
-)
+from ._duplicates import merged, references, row
+from ._people import common_manager
 from .base import CrmTemplate
+from .ui import merge_pair
 
 _PHRASINGS = (
     "Someone re-entered {original} as a second account called {duplicate}. Fold that copy "
@@ -110,15 +104,12 @@ class MergeDuplicateAccounts(CrmTemplate):
         return rng.choice(_PHRASINGS).format(**{**params, "keep": keep})
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
-        open_duplicate_group(actions, "Accounts", params["original"])
-        column = {side: merge_column(actions, params[side]) for side in ("original", "duplicate")}
-        merge_records(
+        merge_pair(
             actions,
-            column[params["keep"]],
-            {
-                "Phone": column[params["phone_from"]],
-                "Account owner": column[params["owner_from"]],
-            },
+            "Accounts",
+            {side: params[side] for side in ("original", "duplicate")},
+            params["keep"],
+            {"Phone": params["phone_from"], "Account owner": params["owner_from"]},
         )
         actions.send_msg_to_user(
             f"{params['duplicate']} is merged into {params['original']} "

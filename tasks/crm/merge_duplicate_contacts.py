@@ -21,16 +21,10 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._leads import (
-    common_manager,
-    merge_column,
-    merge_records,
-    merged,
-    open_duplicate_group,
-    references,
-    row,
-)
+from ._duplicates import merged, references, row
+from ._people import common_manager
 from .base import CrmTemplate
+from .ui import merge_pair
 
 _PHRASINGS = (
     "{original} is in the CRM twice at {account}: the second record misspells the name as "
@@ -109,15 +103,12 @@ class MergeDuplicateContacts(CrmTemplate):
         return rng.choice(_PHRASINGS).format(**{**params, "keep": text})
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
-        open_duplicate_group(actions, "Contacts", params["original"])
-        column = {side: merge_column(actions, params[side]) for side in ("original", "duplicate")}
-        merge_records(
+        merge_pair(
             actions,
-            column[params["keep"]],
-            {
-                "Email": column[params["email_from"]],
-                "Contact owner": column[params["owner_from"]],
-            },
+            "Contacts",
+            {side: params[side] for side in ("original", "duplicate")},
+            params["keep"],
+            {"Email": params["email_from"], "Contact owner": params["owner_from"]},
         )
         actions.send_msg_to_user(
             f"Merged {params['duplicate']} into {params['original']}"

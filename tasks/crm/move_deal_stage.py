@@ -17,7 +17,8 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from .base import CrmTemplate, open_record
+from .base import CrmTemplate
+from .ui import open_record
 
 OPEN_STAGES = ("Prospecting", "Qualification", "Needs Analysis", "Proposal", "Negotiation")
 _PHRASINGS = (

@@ -21,14 +21,17 @@ from typing import Any
 
 from officegym.apps.crm.fields import OPEN_STAGES, STAGE_NAMES
 from officegym.tasks import expect
-from officegym.tasks.chat.base import open_channel, post
+from officegym.tasks.chat.ui import open_channel, post
 from officegym.tasks.match import fact, states
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._answers import crm_day, editors, money, one_line, record_field
-from .base import CrmTemplate, open_record
+from ._formats import crm_day, money
+from ._matchers import one_line
+from ._people import editors
+from .base import CrmTemplate
+from .ui import open_record, record_field
 
 # Deal names are quoted: they are content, not phrasing.
 _PHRASINGS = (
@@ -140,7 +143,7 @@ class PostDealSummary(CrmTemplate):
         open_channel(actions, params["channel"])
         channel = params["channel"]
         post(
-            actions, f"Message #{channel}", f"{params['deal']}: {stage}, {amount}, closing {close}."
+            actions, f"{params['deal']}: {stage}, {amount}, closing {close}.", f"Message #{channel}"
         )
         actions.send_msg_to_user(f"Posted the {params['deal']} summary in #{channel}.")
 

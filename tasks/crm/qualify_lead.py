@@ -18,8 +18,10 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._leads import converted_leads, email_of, open_lead, owner_or_manager, unconverted_leads
-from .base import CrmTemplate, field
+from ._conversion import converted_leads, unconverted_leads
+from ._people import email_of, owner_or_manager
+from .base import CrmTemplate
+from .ui import edit_in_place, open_record
 
 # "New" is where leads start; a person moves them on to one of these.
 TARGETS = tuple(s for s in EDITABLE_LEAD_STATUSES if s != "New")
@@ -91,7 +93,7 @@ class QualifyLead(CrmTemplate):
         return rng.choice(_PHRASINGS).format(**params)
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
-        open_lead(actions, params["lead"])
+        open_record(actions, "Leads", params["lead"])
         if not params["feasible"]:
             why = (
                 "it was already converted, and converted leads are read only"
@@ -100,10 +102,7 @@ class QualifyLead(CrmTemplate):
             )
             actions.report_infeasible(f"I can't change {params['lead']}'s lead: {why}.")
             return
-        actions.click(actions.find("link", "Edit Lead status", exact=True))
-        bid, _ = field(actions, "Lead status")
-        actions.select_option(bid, params["status"])
-        actions.click(actions.find("button", "Save", exact=True))
+        edit_in_place(actions, "Lead status", params["status"])
         actions.send_msg_to_user(f"{params['lead']}'s lead is now {params['status']}.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

@@ -19,11 +19,13 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._lists import choose_person, crm_people, duplicated_accounts
-from .base import CrmTemplate, open_record
+from ._duplicates import duplicated_accounts
+from ._people import crm_people
+from .base import CrmTemplate
+from .ui import edit_in_place, open_record
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _PHRASINGS = (
     "Please make {colleague} the owner of the {account} account.",
@@ -91,9 +93,7 @@ class ReassignAccount(CrmTemplate):
                 "doesn't report to me, so I can't change its owner."
             )
             return
-        actions.click(actions.find("link", "Edit Account owner", exact=True))
-        choose_person(actions, "Account owner", params["colleague"])
-        actions.click(actions.find("button", "Save", exact=True))
+        edit_in_place(actions, "Account owner", params["colleague"])
         actions.send_msg_to_user(f"{params['colleague']} now owns {params['account']}.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

@@ -22,11 +22,13 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._lists import choose_person, crm_people, possessive
-from .base import CrmTemplate, fill_fields
+from ._formats import possessive
+from ._people import crm_people
+from .base import CrmTemplate
+from .ui import fill_fields, filter_list
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _MIN_DEALS, _MAX_DEALS = 2, 15
 _PHRASINGS = (
@@ -122,11 +124,9 @@ class ReassignDepartingRep(CrmTemplate):
 
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         actions.click(actions.find("link", "Opportunities", exact=True))
-        choose_person(actions, "Owner", params["rep"])
-        fill_fields(actions, {"Stage": params["stage_filter"]})
-        actions.click(actions.find("button", "Apply filters", exact=True))
+        filter_list(actions, {"Owner": params["rep"], "Stage": params["stage_filter"]})
         actions.check(actions.find("checkbox", "Select all rows on this page", exact=True))
-        choose_person(actions, "New owner", params["owner"])
+        fill_fields(actions, {"New owner": params["owner"]})
         actions.click(actions.find("button", "Change owner of selected…", exact=True))
         actions.click(actions.find("button", "Confirm change", exact=True))
         whose = "yours" if params["to_me"] else possessive(params["owner"])

@@ -20,11 +20,13 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._lists import duplicated_accounts, today
-from .base import CrmTemplate, fill_fields, open_record
+from ._calendar import today
+from ._duplicates import duplicated_accounts
+from .base import CrmTemplate
+from .ui import edit_in_place, open_record
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _STEPS = (
     "Walk their CFO through the ROI model",
@@ -115,9 +117,7 @@ class SetNextStep(CrmTemplate):
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         open_record(actions, "Accounts", params["account"])
         actions.click(actions.find("link", params["deal"], exact=True))
-        actions.click(actions.find("link", "Edit Next step", exact=True))
-        fill_fields(actions, {"Next step": params["step"]})
-        actions.click(actions.find("button", "Save", exact=True))
+        edit_in_place(actions, "Next step", params["step"])
         actions.send_msg_to_user(f"Set the next step of {params['deal']} to “{params['step']}”.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

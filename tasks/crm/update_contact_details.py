@@ -22,12 +22,12 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._answers import same_phone
-from ._edits import require_read_only
-from .base import CrmTemplate, field, open_record
+from ._matchers import same_phone
+from .base import CrmTemplate
+from .ui import edit_in_place, open_record, require_read_only
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 _PLAIN_PHONE = re.compile(r"\+?[0-9][0-9 ()\-]*[0-9]{4}")
 # Test split: phrased unlike any training goal (names and titles are quoted).
@@ -121,11 +121,7 @@ class UpdateContactDetails(CrmTemplate):
             )
             return
         for label, value in (("Phone", params["phone"]), ("Title", params["title"])):
-            actions.click(actions.find("link", f"Edit {label}", exact=True))
-            details = actions.find("region", "Details", exact=True)
-            bid, _ = field(actions, label, within=details)
-            actions.fill(bid, value)
-            actions.click(actions.find("button", "Save", exact=True, within=details))
+            edit_in_place(actions, label, value)
         actions.send_msg_to_user(
             f"{params['contact']} is now {params['title']}, phone {params['phone']}."
         )

@@ -21,11 +21,13 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._edits import page_says, spoken_date, spoken_money, world_today
-from .base import CrmTemplate, edit_record, open_record
+from ._calendar import world_today
+from ._formats import money, spoken_date
+from .base import CrmTemplate
+from .ui import edit_record, open_record, page_says
 
 if TYPE_CHECKING:
-    from officegym.harness.actions import PageActions
+    from officegym.harness.page_actions import PageActions
 
 REFUSAL = "Close date can't be before the opportunity was created"
 _PHRASINGS = (
@@ -104,7 +106,7 @@ class UpdateDealTerms(CrmTemplate):
             "deal": deal,
             "user": email,
             "amount": new_amount,
-            "amount_text": spoken_money(new_amount),
+            "amount_text": money(new_amount),
             "close_date": new_close.isoformat(),
             "close_text": spoken_date(new_close),
             "created": created_day.isoformat(),

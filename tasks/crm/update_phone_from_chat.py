@@ -23,24 +23,23 @@ phrasing, bounds the distinct instances.
 from __future__ import annotations
 
 import random
-import re
 import sqlite3
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from officegym.tasks import expect
-from officegym.tasks.chat.contact_phone_conflict import ContactPhoneConflict, article_texts
-from officegym.tasks.chat.find_who_said import hits, phrase
-from officegym.tasks.chat.find_who_said import search as search_chat
+from officegym.tasks.chat._phone_conflicts import PHONE, conflict_case, conflict_oddities
+from officegym.tasks.chat.ui import posted_number
 from officegym.tasks.match import squash
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._answers import editors, same_phone
-from .base import CrmTemplate, edit_record, open_record
+from ._matchers import same_phone
+from ._people import editors
+from .base import CrmTemplate
+from .ui import edit_record, open_record
 
-_PHONE = re.compile(r"\+\d[\d\s().-]{5,}\d")
 _PHRASINGS = (
     "{contact} at {account} gave {poster_obj} a new phone number, posted in chat since. "
     "Please put it on their CRM contact record.",
@@ -86,7 +85,7 @@ def _newest(world: sqlite3.Connection, case: Mapping[str, Any]) -> int | None:
         (case["contact"],),
     ).fetchall()
     for message_id, body in rows:
-        numbers = [m.group() for m in _PHONE.finditer(body)]
+        numbers = [m.group() for m in PHONE.finditer(body)]
         if numbers and any(n != case["crm_phone"] for n in numbers):
             return message_id
     return None
@@ -114,8 +113,8 @@ class UpdatePhoneFromChat(CrmTemplate):
     def sample(self, world: sqlite3.Connection, rng: random.Random) -> dict[str, Any]:
         # One conflict first (each as likely), then one of the people who may act on it.
         cases: dict[int, list[tuple]] = {}
-        for message_id, contact_id, detail in ContactPhoneConflict._oddities(world):
-            case = ContactPhoneConflict._case(world, message_id, contact_id, detail)
+        for message_id, contact_id, detail in conflict_oddities(world):
+            case = conflict_case(world, message_id, contact_id, detail)
             found = _editable(world, contact_id)
             if case is None or found is None or _newest(world, case) != message_id:
                 continue
@@ -195,22 +194,11 @@ class UpdatePhoneFromChat(CrmTemplate):
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
         contact, poster = params["contact"], params["poster"]
-        search_chat(actions, f"{phrase(contact)} from:@{poster}")
-        found = hits(actions)
-        # Results are newest first; a snippet holding "+<digit>" is a number being shared.
-        hit = ([h for h in found if re.search(r"\+\d", h.text)] or found)[0]
-        actions.click(hit.bid)
-        numbers = [
-            number.group()
-            for author, texts in article_texts(actions)
-            if author == poster and hit.time in texts
-            for text in texts
-            if contact in text and (number := _PHONE.search(text))
-        ]
+        number = posted_number(actions, contact, poster)
         actions.goto("/crm/")
         open_record(actions, "Contacts", params["record"])
-        edit_record(actions, {"Phone": numbers[-1]})
-        actions.send_msg_to_user(f"Updated {params['record']}'s phone to {numbers[-1]}.")
+        edit_record(actions, {"Phone": number})
+        actions.send_msg_to_user(f"Updated {params['record']}'s phone to {number}.")
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:
         return expect.grade(

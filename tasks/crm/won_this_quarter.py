@@ -20,19 +20,11 @@ from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
-from ._answers import (
-    amount_of,
-    crm_person_ids,
-    editors,
-    filter_owner,
-    list_rows,
-    money,
-    open_list,
-    this_quarter,
-    unique_person_name,
-    world_today,
-)
+from ._calendar import this_quarter, world_today
+from ._formats import amount_of, money
+from ._people import crm_person_ids, editors, unique_person_name
 from .base import CrmTemplate
+from .ui import filter_list, list_rows, open_list
 
 _PHRASINGS = (
     "Ahead of my one-on-one with {rep}, I'd like their closed-won dollars for the current "
@@ -110,8 +102,8 @@ class WonThisQuarter(CrmTemplate):
 
     def solve(self, actions, params: Mapping[str, Any]) -> None:
         open_list(actions, "Opportunities", "Won this quarter")
-        filter_owner(actions, params["rep"])
-        total = sum(amount_of(row["Amount"]) for row in list_rows(actions))
+        filter_list(actions, {"Owner": params["rep"]})
+        total = sum(amount_of(row.columns["Amount"]) for row in list_rows(actions))
         actions.send_msg_to_user(money(total))
 
     def verify(self, ctx: EpisodeContext, params: Mapping[str, Any]) -> Verdict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import inspect
 import json
 from typing import Any
@@ -21,6 +22,14 @@ from officegym.harness.actionspec import (
 )
 from officegym.harness.page_actions import PageActions
 from officegym.harness.session import BrowserSession
+
+
+def run_alone(coroutine):
+    """Run `coroutine` on a fresh loop in its own thread: a browser test that ran before in
+    this worker may have left an event loop running on the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
 
 EXAMPLES = {name: doc.rsplit("Example: ", 1)[1] for name, doc in ACTION_DOCS.items()}
 
@@ -204,7 +213,7 @@ class FakeSession(FakeBrowser):
 
 def dispatch(text: str) -> list[str]:
     log: list[str] = []
-    asyncio.run(BrowserSession.execute(FakeSession(log), parse_one(text)))
+    run_alone(BrowserSession.execute(FakeSession(log), parse_one(text)))
     return log
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,14 @@ from officegym.harness.grading import final_info, grade, process_checks
 from officegym.seed_data.diff import WorldDiff
 from officegym.tasks.protocol import EpisodeContext, Task, TaskError
 from officegym.tasks.verdict import Check, Verdict
+
+
+def run_alone(coroutine):
+    """Run `coroutine` on a fresh loop in its own thread: a browser test that ran before in
+    this worker may have left an event loop running on the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
 
 ORIGIN = "http://127.0.0.1:8000"
 
@@ -49,7 +58,7 @@ def test_steps_within_the_budget_pass() -> None:
 
 
 def test_grade_adds_the_process_checks_to_the_verdict() -> None:
-    verdict = asyncio.run(grade(context(), origin=ORIGIN, max_steps=5))
+    verdict = run_alone(grade(context(), origin=ORIGIN, max_steps=5))
     assert [c.name for c in verdict.checks][0] == "done"
     assert {c.name for c in verdict.checks} >= {"process.steps", "process.blocked_requests"}
     assert verdict.success and verdict.score == 1.0
@@ -57,7 +66,7 @@ def test_grade_adds_the_process_checks_to_the_verdict() -> None:
 
 def test_a_verifier_returning_something_else_is_a_task_error() -> None:
     with pytest.raises(TaskError, match="must return a Verdict"):
-        asyncio.run(grade(context(verify=lambda ctx: 1.0), origin=ORIGIN, max_steps=5))
+        run_alone(grade(context(verify=lambda ctx: 1.0), origin=ORIGIN, max_steps=5))
 
 
 def test_final_info_holds_the_verdict_and_the_outcome() -> None:

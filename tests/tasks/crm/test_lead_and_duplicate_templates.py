@@ -1,8 +1,6 @@
-"""Group C's CRM templates without a browser: instances on the small seed-0 world and the
-verifiers on hand-made diffs.
-
-convert_lead_existing_account, convert_lead_new, merge_duplicate_contacts,
-merge_duplicate_accounts, import_contacts_csv, qualify_lead.
+"""Templates about leads and duplicate records (converting a lead to a new or an existing
+account, qualifying a lead, merging duplicate contacts or accounts, importing contacts from
+a CSV file): instances on the small seed-0 world and the verifiers on hand-made diffs.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from officegym.apps.crm import csvio, service
 from officegym.apps.crm.duplicates import company_key, contact_matches, duplicate_groups
 from officegym.seed_data.schema import Employee
 from officegym.tasks import registry
-from officegym.tasks.crm._leads import ContactIndex, account_index, unconverted_leads
+from officegym.tasks.crm._conversion import ContactIndex, account_index, unconverted_leads
 from officegym.tasks.crm.qualify_lead import TARGETS
 from tests.tasks.episodes import ctx, one, update
 

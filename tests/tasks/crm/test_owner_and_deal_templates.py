@@ -1,8 +1,7 @@
-"""Group B's CRM templates without a browser: instances on the small seed-0 world, checked
-against the world with SQL of their own, and verifiers on hand-made diffs.
-
-reassign_departing_rep, close_stale_deals, advance_deals_bulk, reassign_account,
-set_next_step, create_opportunity.
+"""Templates that change who owns records and where deals stand (a departing rep's deals, an
+account's owner, closing stale deals, advancing deals in bulk, a next step, a new
+opportunity): instances on the small seed-0 world, checked against the world with SQL of
+their own, and verifiers on hand-made diffs.
 """
 
 from __future__ import annotations
@@ -14,7 +13,8 @@ import pytest
 from officegym.apps.crm.fields import LOSS_REASONS, OPEN_STAGES, STAGE_PROBABILITY
 from officegym.tasks import registry
 from officegym.tasks.coverage import MIN_DISTINCT, instance_stats
-from officegym.tasks.crm._lists import may_edit, team_of, today
+from officegym.tasks.crm._calendar import today
+from officegym.tasks.crm._people import may_edit, team_of
 from officegym.tasks.verdict import Verdict
 from tests.tasks.episodes import ctx, one, update
 

@@ -1,8 +1,6 @@
-"""Group A's CRM templates without a browser: instances on the small seed-0 world and
-verifiers on hand-made diffs.
-
-update_deal_terms, log_call, follow_up_task, complete_activity, update_contact_details,
-add_account_note.
+"""Templates that edit one CRM record or log on it (a deal's terms, a call, a follow-up
+task, completing an activity, a contact's details, an account note): instances on the small
+seed-0 world and verifiers on hand-made diffs.
 """
 
 from __future__ import annotations
@@ -12,8 +10,8 @@ from datetime import date
 import pytest
 
 from officegym.tasks import registry
-from officegym.tasks.crm._answers import same_phone
-from officegym.tasks.crm._edits import add_business_days
+from officegym.tasks.crm._calendar import add_business_days
+from officegym.tasks.crm._matchers import same_phone
 from officegym.tasks.verdict import Verdict
 from tests.tasks.episodes import ctx, one, update
 
