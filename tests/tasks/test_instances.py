@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 
 import pytest
 
@@ -39,6 +40,22 @@ def test_params_are_json_and_goals_vary(instances):
             assert task.goal.strip() and "{" not in task.goal, (template_id, task.goal)
             assert "@" in task.user
         assert len({task.goal for task in tasks}) >= 6, template_id
+
+
+def test_the_acting_user_is_an_active_employee_named_in_the_params(store, instances):
+    golden = store.golden(0, "small")
+    conn = sqlite3.connect(f"file:{golden}?mode=ro", uri=True)
+    try:
+        for template_id, tasks in instances.items():
+            for task in tasks:
+                found = conn.execute(
+                    "SELECT id, is_active FROM people_employee WHERE email = ?", (task.user,)
+                ).fetchone()
+                assert found is not None and found[1] == 1, (template_id, task.user)
+                if "user_id" in task.params:
+                    assert found[0] == task.params["user_id"], (template_id, task.params)
+    finally:
+        conn.close()
 
 
 def test_impossible_instances_exist_and_are_a_minority(instances):

@@ -100,3 +100,64 @@ def test_a_template_must_name_apps_that_exist():
 
     with pytest.raises(TaskError, match="apps must name apps of officegym.apps"):
         register(Elsewhere)
+
+
+# Split, difficulty and apps of every template: a benchmark's results are comparable across
+# versions only while these hold, so changing one is a deliberate edit here.
+CATALOGUE = {
+    "chat.archive_inactive": ("train", 5, ("chat",)),
+    "chat.channel_member_count": ("test", 1, ("chat",)),
+    "chat.contact_phone_conflict": ("train", 4, ("chat",)),
+    "chat.count_unread_mentions": ("train", 3, ("chat",)),
+    "chat.create_team_channel": ("train", 4, ("chat",)),
+    "chat.delete_wrong_date": ("train", 3, ("chat",)),
+    "chat.dm_by_title": ("train", 3, ("chat",)),
+    "chat.edit_number": ("train", 3, ("chat",)),
+    "chat.find_who_said": ("train", 2, ("chat",)),
+    "chat.forward_to_manager": ("train", 4, ("chat",)),
+    "chat.group_dm": ("test", 3, ("chat",)),
+    "chat.invite_member": ("train", 2, ("chat",)),
+    "chat.join_channel": ("train", 2, ("chat",)),
+    "chat.last_post_date": ("test", 3, ("chat",)),
+    "chat.list_thread_posters": ("train", 4, ("chat",)),
+    "chat.move_question": ("train", 4, ("chat",)),
+    "chat.pin_figure_message": ("train", 3, ("chat",)),
+    "chat.post_update": ("train", 1, ("chat",)),
+    "chat.react_to_announcement": ("train", 2, ("chat",)),
+    "chat.reply_in_thread": ("train", 2, ("chat",)),
+    "chat.save_message": ("test", 1, ("chat",)),
+    "chat.set_status": ("test", 1, ("chat",)),
+    "chat.set_topic": ("test", 1, ("chat",)),
+    "chat.summarise_thread_decision": ("train", 4, ("chat",)),
+    "chat.unpin_outdated": ("test", 3, ("chat",)),
+    "crm.add_account_note": ("train", 1, ("crm",)),
+    "crm.advance_deals_bulk": ("train", 3, ("crm",)),
+    "crm.biggest_deal_this_quarter": ("train", 3, ("crm",)),
+    "crm.close_stale_deals": ("train", 5, ("crm",)),
+    "crm.complete_activity": ("train", 2, ("crm",)),
+    "crm.contact_email_lookup": ("train", 1, ("crm",)),
+    "crm.convert_lead_existing_account": ("train", 4, ("crm",)),
+    "crm.convert_lead_new": ("test", 3, ("crm",)),
+    "crm.count_overdue_activities": ("train", 2, ("crm",)),
+    "crm.create_opportunity": ("train", 3, ("crm",)),
+    "crm.follow_up_task": ("train", 3, ("crm",)),
+    "crm.import_contacts_csv": ("train", 4, ("crm",)),
+    "crm.log_call": ("test", 2, ("crm",)),
+    "crm.merge_duplicate_accounts": ("test", 4, ("crm",)),
+    "crm.merge_duplicate_contacts": ("train", 4, ("crm",)),
+    "crm.move_deal_stage": ("train", 1, ("crm",)),
+    "crm.post_deal_summary": ("test", 4, ("chat", "crm")),
+    "crm.qualify_lead": ("train", 1, ("crm",)),
+    "crm.reassign_account": ("train", 2, ("crm",)),
+    "crm.reassign_departing_rep": ("train", 4, ("crm",)),
+    "crm.set_next_step": ("test", 2, ("crm",)),
+    "crm.update_contact_details": ("test", 1, ("crm",)),
+    "crm.update_deal_terms": ("train", 2, ("crm",)),
+    "crm.update_phone_from_chat": ("train", 5, ("chat", "crm")),
+    "crm.won_this_quarter": ("test", 3, ("crm",)),
+}
+
+
+def test_every_template_keeps_its_split_difficulty_and_apps():
+    found = {t.id: (t.split, t.difficulty, t.apps) for t in templates()}
+    assert found == CATALOGUE

@@ -110,21 +110,6 @@ def grade_forward(body: str | None):
     return registry.get("chat.forward_to_manager").verify(ctx(dm_tables(9, body)), FORWARD)
 
 
-@pytest.mark.parametrize("template_id", IDS)
-def test_the_same_seed_gives_the_same_goal_and_params(golden, instances, template_id):
-    for seed in (0, 7, 23):
-        again = registry.get(template_id).instance(golden, seed)
-        first = instances[template_id][seed]
-        assert (again.goal, dict(again.params)) == (first.goal, dict(first.params))
-
-
-@pytest.mark.parametrize("template_id", IDS)
-def test_the_acting_user_is_an_active_employee(world, instances, template_id):
-    for task in instances[template_id]:
-        row = one(world, "SELECT id, is_active FROM people_employee WHERE email = ?", task.user)
-        assert row == (task.params["user_id"], 1)
-
-
 @pytest.mark.parametrize("template_id", ["chat.dm_by_title", "chat.forward_to_manager"])
 def test_impossible_instances_occur_and_are_a_minority(instances, template_id):
     impossible = [t for t in instances[template_id] if not t.params["feasible"]]

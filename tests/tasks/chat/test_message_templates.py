@@ -65,26 +65,6 @@ def _pins(world, channel_id: int) -> dict[int, dict]:
     }
 
 
-def test_the_group_is_registered_with_its_splits():
-    splits = {tid: registry.get(tid).split for tid in IDS}
-    assert splits == {
-        "chat.reply_in_thread": "train",
-        "chat.react_to_announcement": "train",
-        "chat.pin_figure_message": "train",
-        "chat.summarise_thread_decision": "train",
-        "chat.save_message": "test",
-        "chat.unpin_outdated": "test",
-    }
-
-
-@pytest.mark.parametrize("template_id", IDS)
-def test_the_same_seed_gives_the_same_goal_and_params(golden, instances, template_id):
-    for seed in (0, 7, 23):
-        again = registry.get(template_id).instance(golden, seed)
-        first = instances[template_id][seed]
-        assert (again.goal, dict(again.params)) == (first.goal, dict(first.params))
-
-
 @pytest.mark.parametrize("template_id", IDS)
 def test_the_user_is_an_active_member_of_the_channel(world, instances, template_id):
     for task in instances[template_id]:

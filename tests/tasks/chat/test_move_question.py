@@ -45,21 +45,6 @@ def grade_move(rows):
     return template.verify(ctx({"chat_message": {"inserted": rows}}), MOVE)
 
 
-@pytest.mark.parametrize("template_id", IDS)
-def test_the_same_seed_gives_the_same_goal_and_params(golden, instances, template_id):
-    for seed in (0, 7, 23):
-        again = registry.get(template_id).instance(golden, seed)
-        first = instances[template_id][seed]
-        assert (again.goal, dict(again.params)) == (first.goal, dict(first.params))
-
-
-@pytest.mark.parametrize("template_id", IDS)
-def test_the_acting_user_is_an_active_employee(world, instances, template_id):
-    for task in instances[template_id]:
-        row = one(world, "SELECT id, is_active FROM people_employee WHERE email = ?", task.user)
-        assert row == (task.params["user_id"], 1)
-
-
 def test_move_question_picks_the_users_own_question_in_another_channel(world, instances):
     for task in instances["chat.move_question"]:
         p = task.params

@@ -57,33 +57,6 @@ def message(params, body: str, *, pk: int = 9001, **overrides) -> dict:
     return {"chat_message": {"inserted": {pk: posted}}}
 
 
-def test_the_group_is_registered_with_its_splits_difficulties_and_apps():
-    found = {
-        tid: (registry.get(tid).split, registry.get(tid).difficulty, registry.get(tid).apps)
-        for tid in IDS
-    }
-    assert found == {
-        "crm.update_phone_from_chat": ("train", 5, ("chat", "crm")),
-        "crm.post_deal_summary": ("test", 4, ("chat", "crm")),
-    }
-
-
-@pytest.mark.parametrize("template_id", IDS)
-def test_the_same_seed_gives_the_same_goal_and_params(golden, instances, template_id):
-    for seed in (0, 7, 23):
-        again = registry.get(template_id).instance(golden, seed)
-        first_time = instances[template_id][seed]
-        assert (again.goal, dict(again.params)) == (first_time.goal, dict(first_time.params))
-
-
-@pytest.mark.parametrize("template_id", IDS)
-def test_the_user_is_active_and_goals_vary(world, instances, template_id):
-    for task in instances[template_id]:
-        active = one(world, "SELECT is_active FROM people_employee WHERE email = ?", task.user)
-        assert active == (1,), (template_id, task.params)
-    assert len({t.goal for t in instances[template_id]}) >= 6
-
-
 def test_the_chat_number_is_the_poster_s_newest_post_and_the_user_may_use_it(world, instances):
     contacts = set()
     for task in instances["crm.update_phone_from_chat"]:

@@ -63,18 +63,6 @@ def feasible(instances, template_id):
     return [t.params for t in instances[template_id] if t.params.get("feasible", True)]
 
 
-def test_the_group_is_registered_with_its_splits():
-    splits = {tid: registry.get(tid).split for tid in IDS}
-    assert splits == {
-        "crm.convert_lead_existing_account": "train",
-        "crm.convert_lead_new": "test",
-        "crm.merge_duplicate_contacts": "train",
-        "crm.merge_duplicate_accounts": "test",
-        "crm.import_contacts_csv": "train",
-        "crm.qualify_lead": "train",
-    }
-
-
 @pytest.mark.parametrize("template_id", IDS)
 def test_the_same_seed_gives_the_same_goal_params_and_files(golden, instances, template_id):
     for seed in (0, 7, 23):
