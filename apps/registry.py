@@ -94,6 +94,13 @@ class AppEntry:
         return f"{self.slug.replace('-', '_')}_"
 
     @property
+    def package(self) -> str:
+        """The package holding the app's code, templates and static files (its service's)."""
+        if self.service:
+            return self.service.rpartition(".")[0]
+        return f"{__package__}.{self.slug.replace('-', '_')}"
+
+    @property
     def icon(self) -> Any:
         from markupsafe import Markup
 

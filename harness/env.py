@@ -177,7 +177,10 @@ class AsyncEnv:
     async def reset(
         self, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
-        """Start a new episode: fresh world, new signed-in context at the start page."""
+        """Start a new episode: fresh world, new signed-in context at the start page.
+
+        Options: `instance_seed` (which instance of a template), `world` (a `Snapshot` of a
+        world of the same golden to start from instead of the golden itself)."""
         options = dict(options or {})
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
@@ -199,6 +202,10 @@ class AsyncEnv:
             self._world_now = now_of(self._golden)
         else:
             await asyncio.to_thread(store.reset, self.world_id)
+        start = options.get("world")
+        if start is not None:
+            # Start from a saved state of a world of the same golden (`WorldStore.snapshot`).
+            await asyncio.to_thread(store.restore, self.world_id, start)
         world_time = self._world_now
         self._episodes += 1
         folder = self._episode_folder(task)

@@ -7,7 +7,9 @@ Per instance seed, the gate plays:
   (determinism);
 - **null** (stops at once) and **random** (50 random actions): must score 0;
 - **change-everything**: the oracle's work plus a stray edit in the same app (the template's
-  `collateral`): must fail and score below 1;
+  `collateral`), then the oracle's final message: must fail and score below 1. It starts
+  from a snapshot of the oracle's final world (`WorldStore.snapshot/restore`) rather than
+  replaying the oracle: the verifier sees the same diff and message either way;
 - **wrong-record** (when the template has a near miss, `decoy`): the oracle pointed at a
   similar but wrong record: must fail and score below 1;
 - the **re-grading probes** of `officegym.harness.probes`, made from the first oracle run's
@@ -26,24 +28,29 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from officegym.seed_data.connect import connect
+from officegym.seed_data.store import Snapshot
 from officegym.tasks import registry
 from officegym.tasks.coverage import InstanceStats, instance_stats
 from officegym.tasks.registry import Template
 
-from .actions import parse_action
+from .actions import ActionParseError, parse_action
 from .agents import NullAgent, OracleAgent, RandomAgent
 from .env import AsyncEnv
+from .gate_results import fingerprint
 from .page_actions import PageActions
 from .probes import Outcome, run_probes, variants
-from .runtime import Runtime, RuntimeOptions, acquire_runtime, release_runtime
+from .runtime import Runtime, RuntimeOptions, SharedRuntime, acquire_runtime, release_runtime
 
 PROBES = (
     "oracle",
@@ -89,6 +96,8 @@ class GateResult:
     elapsed_s: float
     oracle_steps: tuple[int, ...] = field(default_factory=tuple)
     coverage: InstanceStats | None = None
+    # Per seed, what the first oracle run left: hashes of its goal and diff, and its steps.
+    oracles: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -120,25 +129,27 @@ class _ScriptAgent:
         await env.run_script(lambda actions: self.script(self.template, actions, params))
 
 
-def _deferring(actions: PageActions) -> tuple[PageActions, list[str]]:
-    """A `PageActions` that holds back the final message (so more can happen before it)."""
-    held: list[str] = []
+def _collateral_then(ending: str | None):
+    """The change-everything script on the oracle's final world: the template's collateral
+    edit, then the oracle's final message (`ending`, when it sent one)."""
 
-    def step(text: str):
-        if any(action.ends_episode for action in parse_action(text)):
-            held.append(text)
-            return None
-        return actions._step(text)
+    def script(template: Template, actions: PageActions, params: Mapping) -> None:
+        template.collateral(actions, params)
+        if ending is not None:
+            actions._step(ending)
 
-    return PageActions(step, lambda: actions.nodes), held
+    return script
 
 
-def _change_everything(template: Template, actions: PageActions, params: Mapping) -> None:
-    deferred, held = _deferring(actions)
-    template.solve(deferred, params)
-    template.collateral(actions, params)
-    for text in held:
-        actions._step(text)
+def _ending(env: AsyncEnv) -> str | None:
+    """The action that ended the episode in `env`, when one did."""
+    if not env.done or env.truncated or not env.last_action:
+        return None
+    try:
+        calls = parse_action(env.last_action)
+    except ActionParseError:
+        return None
+    return env.last_action if any(call.ends_episode for call in calls) else None
 
 
 def _wrong_record(template: Template, actions: PageActions, params: Mapping) -> None:
@@ -153,11 +164,13 @@ def _expectation(agent: str) -> tuple[Callable[[float, bool], bool], str]:
     return (lambda score, success: not success and score < 1.0), "must fail with score < 1"
 
 
-async def _play(env: AsyncEnv, agent, seed: int) -> tuple[Probe, Any]:
+async def _play(
+    env: AsyncEnv, agent, seed: int, start: Snapshot | None = None
+) -> tuple[Probe, Any]:
     clock = time.monotonic()
     # The random agent gets its full budget of actions whatever the task's step limit.
     env.max_steps_override = agent.steps if isinstance(agent, RandomAgent) else None
-    await env.reset(options={"instance_seed": seed})
+    await env.reset(options={"instance_seed": seed, "world": start})
     env.set_agent_name(agent.name)
     error = ""
     try:
@@ -233,9 +246,18 @@ async def check_template(
     probes: list[Probe] = []
     problems: list[str] = []
     oracle_steps: list[int] = []
+    oracles: dict[int, dict[str, Any]] = {}
+    store = env.runtime.store
     for seed in seeds:
         first, diff_a = await _play(env, OracleAgent(), seed)
         goal_a, params_a = env.task.goal, env.task.params
+        finished = await asyncio.to_thread(store.snapshot, env.world_id)
+        ending = _ending(env)
+        oracles[seed] = {
+            "goal": fingerprint(goal_a),
+            "diff": fingerprint(diff_a.to_json()),
+            "steps": first.steps,
+        }
         if first.ok:
             probes += await _regrade(template, env, seed)
         second, diff_b = await _play(env, OracleAgent(), seed)
@@ -250,12 +272,14 @@ async def check_template(
         agents: list[Any] = [NullAgent()]
         if random_seeds is None or seeds.index(seed) < random_seeds:
             agents.append(RandomAgent(random_steps, seed))
-        agents.append(_ScriptAgent("change-everything", template, _change_everything))
         if template.decoy(env.task.params):
             agents.append(_ScriptAgent("wrong-record", template, _wrong_record))
         for agent in agents:
             probe, _ = await _play(env, agent, seed)
             probes.append(probe)
+        changer = _ScriptAgent("change-everything", template, _collateral_then(ending))
+        probe, _ = await _play(env, changer, seed, start=finished)
+        probes.append(probe)
     return GateResult(
         template=template.id,
         difficulty=template.difficulty,
@@ -265,6 +289,7 @@ async def check_template(
         problems=tuple(problems),
         elapsed_s=round(time.monotonic() - clock, 3),
         oracle_steps=tuple(oracle_steps),
+        oracles=oracles,
     )
 
 
@@ -272,13 +297,18 @@ def _first_seed(
     template: Template, golden: Path, seeds: Sequence[int], feasible: bool, search: int
 ) -> int | None:
     def kind(seed: int) -> bool:
-        return (
-            template.instance(golden, seed).params.get("feasible", True) is not False
-        ) is feasible
+        return _feasible(type(template), str(golden), seed) is feasible
 
     if any(kind(seed) for seed in seeds):
         return None
     return next((s for s in range(search) if s not in seeds and kind(s)), None)
+
+
+@lru_cache(maxsize=4096)
+def _feasible(template: type[Template], golden: str, seed: int) -> bool:
+    """Whether instance `seed` of `template` on `golden` is feasible (goldens never change,
+    so each template's instances are looked at once per process)."""
+    return template().instance(golden, seed).params.get("feasible", True) is not False
 
 
 def impossible_seed(
@@ -286,7 +316,10 @@ def impossible_seed(
 ) -> int | None:
     """The first instance seed below `search` whose instance is impossible (its params say
     `feasible: False`), when none of `seeds` is; None when `seeds` already hold one or the
-    template has no impossible instances that early. Sampling needs no browser."""
+    template declares no impossible instances (`Template.impossible_instances`, held true by
+    the coverage sampling). Sampling needs no browser."""
+    if not getattr(template, "impossible_instances", True):
+        return None
     return _first_seed(template, golden, seeds, False, search)
 
 
@@ -395,6 +428,48 @@ def run_gate(
         release_runtime(shared)
 
 
+_held: SharedRuntime | None = None
+
+
+def _job_start(home: Path | None) -> None:
+    """In each job process: start its runtime once and hold it for every template."""
+    global _held
+    _held = acquire_runtime(RuntimeOptions(home=home))
+
+
+def _job(template_id: str, seeds: Sequence[int], home: Path | None, options: dict) -> GateResult:
+    (result,) = run_gate([template_id], seeds, home=home, **options)
+    return result
+
+
+def run_gate_jobs(
+    template_ids: Iterable[str] | None = None,
+    seeds: Sequence[int] = (0, 1, 2, 3, 4),
+    *,
+    jobs: int = 2,
+    home: Path | None = None,
+    on_result: Callable[[GateResult], None] | None = None,
+    **options: Any,
+) -> list[GateResult]:
+    """`run_gate` in `jobs` processes at once, each with one browser and server of its own
+    that takes the templates in turn (the gate is CPU-bound: one process per core)."""
+    ids = list(template_ids) if template_ids else registry.template_ids()
+    if jobs <= 1 or len(ids) <= 1:
+        return run_gate(ids, seeds, home=home, on_result=on_result, **options)
+    results: dict[str, GateResult] = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        min(jobs, len(ids)), mp_context=context, initializer=_job_start, initargs=(home,)
+    ) as pool:
+        pending = [pool.submit(_job, t, tuple(seeds), home, options) for t in ids]
+        for done in as_completed(pending):
+            result = done.result()
+            results[result.template] = result
+            if on_result is not None:
+                on_result(result)
+    return [results[t] for t in ids]
+
+
 __all__ = [
     "PROBES",
     "GateResult",
@@ -404,4 +479,5 @@ __all__ = [
     "impossible_seed",
     "run_gate",
     "run_gate_async",
+    "run_gate_jobs",
 ]

@@ -408,7 +408,26 @@ _PROBE_COLUMNS = {
     show_default=True,
     help="Instance seeds per template (0 .. N-1).",
 )
-@click.option("--workers", type=click.IntRange(1, 16), default=1, show_default=True)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 16),
+    default=1,
+    show_default=True,
+    help="Templates at a time in each process (one browser, several contexts).",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 16),
+    default=1,
+    show_default=True,
+    help="Processes, each with its own browser and server, taking templates in turn.",
+)
+@click.option(
+    "--results",
+    "results_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write each template's content-keyed entry to this folder (see gate_results).",
+)
 @click.option(
     "--cover-impossible/--no-cover-impossible",
     default=True,
@@ -426,7 +445,17 @@ _PROBE_COLUMNS = {
 )
 @_home_option
 def check_command(
-    template_ids, app, split, seeds, workers, cover_impossible, random_steps, json_out, world_home
+    template_ids,
+    app,
+    split,
+    seeds,
+    workers,
+    jobs,
+    results_dir,
+    cover_impossible,
+    random_steps,
+    json_out,
+    world_home,
 ) -> None:
     """Run the quality gate: per template and instance seed, the oracle must score 1 (twice,
     with the same diff), null and random agents 0, change-everything and wrong-record agents
@@ -435,7 +464,8 @@ def check_command(
     answer pass. Exits 1 when any template fails."""
     import json
 
-    from officegym.harness.gate import PROBES, run_gate
+    from officegym.harness import gate_results
+    from officegym.harness.gate import PROBES, run_gate_jobs
     from officegym.tasks.registry import UnknownTask, get
 
     try:
@@ -444,7 +474,12 @@ def check_command(
         raise click.ClickException(str(error)) from None
     if not ids:
         raise click.ClickException("no template matches the filters")
-    console.print(f"gate: {len(ids)} templates × {seeds} seeds, {workers} worker(s)")
+    console.print(
+        f"gate: {len(ids)} templates × {seeds} seeds, {jobs} process(es) × {workers} worker(s)"
+    )
+    settings = gate_results.GateSettings(
+        random_steps=random_steps, cover_impossible=cover_impossible
+    )
     table = Table(
         Column("template", no_wrap=True),
         *("d", "split", "steps", *(_PROBE_COLUMNS[p] for p in PROBES), "inst", "top", "time", "ok"),
@@ -474,6 +509,8 @@ def check_command(
             f"{result.elapsed_s:.0f}s",
             mark,
         )
+        if results_dir is not None:
+            gate_results.record(results_dir, get(result.template), result, settings)
         console.print(
             f"{'pass' if result.passed else 'FAIL'} {result.template} ({result.elapsed_s:.0f} s)"
         )
@@ -483,9 +520,10 @@ def check_command(
             if not probe.ok:
                 console.print(f"  [red]{probe.agent} seed {probe.seed}:[/] {probe.detail}")
 
-    results = run_gate(
+    results = run_gate_jobs(
         ids,
         seeds=tuple(range(seeds)),
+        jobs=jobs,
         home=world_home,
         workers=workers,
         random_steps=random_steps,

@@ -7,7 +7,9 @@ golden world, without a browser, and `InstanceStats.problems` says what breaks t
 
 - at least `MIN_DISTINCT` distinct instances (by params) among instance seeds 0-99, unless the
   template declares a smaller `cardinality` and why;
-- no expected answer is the right one for more than `MAX_ANSWER_SHARE` of the instances.
+- no expected answer is the right one for more than `MAX_ANSWER_SHARE` of the instances;
+- impossible instances among the samples exactly when the template declares
+  `impossible_instances` (so the gate can skip searching for one when it declares none).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class InstanceStats:
     top_share: float
     impossible: int
     cardinality: int | None = None
+    declares_impossible: bool = False
 
     def problems(self) -> list[str]:
         """The coverage rules this template breaks (empty when it keeps them)."""
@@ -54,6 +57,13 @@ class InstanceStats:
                 f"the answer {self.top_answer} is right for {self.top_share:.0%} of "
                 f"{self.answers} answer instances (at most {MAX_ANSWER_SHARE:.0%})"
             )
+        if self.impossible and not self.declares_impossible:
+            found.append(
+                f"{self.impossible} of {self.sampled} instances are impossible, but the "
+                "template does not declare impossible_instances"
+            )
+        if self.declares_impossible and not self.impossible:
+            found.append(f"declares impossible_instances, but none of {self.sampled} instances is")
         return found
 
 
@@ -100,6 +110,7 @@ def instance_stats(template: Template, golden: Path, samples: int = SAMPLES) -> 
         top_share=round(count / total, 4) if total else 0.0,
         impossible=impossible,
         cardinality=declared[0] if declared else None,
+        declares_impossible=bool(getattr(template, "impossible_instances", False)),
     )
 
 

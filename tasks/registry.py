@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from officegym.apps import registry as apps
 from officegym.seed_data.connect import connect
 
-from . import discovery
+from . import discovery, pools
 from .protocol import EpisodeContext, Task, TaskError, WorldSpec
 from .verdict import Verdict
 
@@ -52,6 +52,9 @@ class Template(ABC):
     max_steps: ClassVar[int] = 30
     # (number of distinct instances, why) when the world cannot give `coverage.MIN_DISTINCT`.
     cardinality: ClassVar[tuple[int, str] | None] = None
+    # True when some instances ask for the impossible (their params say `feasible: False`);
+    # the gate's coverage sampling holds a template to what it declares here.
+    impossible_instances: ClassVar[bool] = False
 
     @abstractmethod
     def sample(self, world: sqlite3.Connection, rng: random.Random) -> dict[str, Any]:
@@ -101,7 +104,8 @@ class Template(ABC):
         rng = random.Random(f"{self.id}/{seed}")
         conn = connect(golden, read_only=True)
         try:
-            params = self.sample(conn, rng)
+            with pools.sampling(golden):
+                params = self.sample(conn, rng)
         finally:
             conn.close()
         goal = self.goal(params, rng)

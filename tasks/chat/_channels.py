@@ -15,6 +15,7 @@ from officegym.apps.chat.access import writable_channel
 from officegym.apps.web.errors import Forbidden, NotFound
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.chat import Channel, Membership
+from officegym.tasks.pools import per_golden
 from officegym.tasks.session import read_session
 
 
@@ -49,6 +50,7 @@ def active_members(world: sqlite3.Connection) -> dict[int, list[tuple[int, str, 
     return found
 
 
+@per_golden
 def collateral_posters(world: sqlite3.Connection) -> set[int]:
     """Ids of the people who may post in #random (the app's `access.writable_channel`): the
     gate's collateral edit posts there when a task is about #general."""
@@ -71,6 +73,7 @@ def collateral_ok(posters: set[int], user_id: int, channel: str) -> bool:
     return channel != "general" or user_id in posters
 
 
+@per_golden
 def own_messages(world: sqlite3.Connection) -> list[tuple]:
     """Every live top-level message of an active member in a channel they can still edit in
     (in #general only when `collateral_ok`): (id, channel_id, channel, author id, email,

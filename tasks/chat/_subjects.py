@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 
+from officegym.tasks.pools import per_golden
+
 from ._channels import channel_messages
 
 
@@ -46,6 +48,7 @@ SUBJECT_KINDS = (
 )
 
 
+@per_golden
 def by_author_and_subject(
     world: sqlite3.Connection,
 ) -> list[tuple[int, int, str, int, str, str]]:

@@ -53,6 +53,7 @@ def _when(value: str) -> datetime:
 class ArchiveInactive(ChatTemplate):
     id = "chat.archive_inactive"
     difficulty = 5
+    impossible_instances = True
     difficulty_reason = (
         "check the latest post of every channel one is in against a date window, then "
         "archive each quiet one through its details page; sometimes there is none"

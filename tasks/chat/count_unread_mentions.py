@@ -32,6 +32,7 @@ from officegym.apps.chat.access import visible_channel_ids
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.chat import Channel
 from officegym.tasks import expect
+from officegym.tasks.pools import per_golden
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.session import read_session
@@ -59,6 +60,7 @@ _EVERY = (
 )
 
 
+@per_golden
 def channel_counts(world: sqlite3.Connection) -> list[tuple]:
     """Per (active user, channel in their sidebar): (user id, email, channel id, name,
     unread mentions, unread messages, all mentions), computed as the sidebar computes them."""
@@ -86,6 +88,7 @@ def channel_counts(world: sqlite3.Connection) -> list[tuple]:
     ).fetchall()
 
 
+@per_golden
 def channel_mentions(world: sqlite3.Connection) -> list[tuple]:
     """Per (active user, channel they may see, by the app's `access.visible_channel_ids`):
     (user id, email, display name, channel id, name, mentions), counted as the Mentions list

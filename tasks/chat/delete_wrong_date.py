@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
 from officegym.tasks.match import is_set
+from officegym.tasks.pools import per_golden
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -53,6 +54,7 @@ def _dates(text: str) -> set[str]:
     return found
 
 
+@per_golden
 def _dated_messages(world: sqlite3.Connection) -> list[dict[str, Any]]:
     """The user's top-level messages with a date that none of their other messages in the
     same channel mentions, with whether the message has replies."""

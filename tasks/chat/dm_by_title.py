@@ -60,6 +60,7 @@ _PHRASINGS = (
 class DmByTitle(ChatTemplate):
     id = "chat.dm_by_title"
     difficulty = 3
+    impossible_instances = True
     difficulty_reason = (
         "the recipient is named only by job title: search People by title, open their "
         "profile, start the DM and send the text; a missing title must be reported"

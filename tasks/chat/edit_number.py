@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
 from officegym.tasks.match import squash, verbatim
+from officegym.tasks.pools import per_golden
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
@@ -122,6 +123,7 @@ def _new_figure(figure: str, kind: str, rng: random.Random) -> str:
             return fixed
 
 
+@per_golden
 def figure_candidates(world: sqlite3.Connection) -> list[dict[str, Any]]:
     """Messages with exactly one recognisable figure that no other message of the same
     author in the same channel repeats (so "my message with X in #c" is one message)."""

@@ -43,6 +43,7 @@ _PHRASINGS = (
 class FindWhoSaid(ChatTemplate):
     id = "chat.find_who_said"
     difficulty = 2
+    impossible_instances = True
     difficulty_reason = "one search for a quoted sentence, then read the author off the result"
     tags = ("search", "answer")
     max_steps = 12

@@ -46,6 +46,7 @@ _PHRASINGS = (
 class ForwardToManager(ChatTemplate):
     id = "chat.forward_to_manager"
     difficulty = 4
+    impossible_instances = True
     difficulty_reason = (
         "two lookups before one message: find the message by author, channel and subject and "
         "take its link; find the manager on one's own profile; then DM them the link"

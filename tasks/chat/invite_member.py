@@ -36,6 +36,7 @@ _PHRASINGS = (
 class InviteMember(ChatTemplate):
     id = "chat.invite_member"
     difficulty = 2
+    impossible_instances = True
     difficulty_reason = (
         "open a named channel's details and pick one person out of the company directory"
     )

@@ -73,6 +73,7 @@ def absent_figures(world: sqlite3.Connection) -> list[str]:
 class PinFigureMessage(ChatTemplate):
     id = "chat.pin_figure_message"
     difficulty = 3
+    impossible_instances = True
     difficulty_reason = (
         "the message is named only by a number in its text: search or scan the channel for "
         "it, tell it from messages with other figures, and pin it from the message menu; "

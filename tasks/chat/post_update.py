@@ -38,6 +38,7 @@ _PHRASINGS = (
 class PostUpdate(ChatTemplate):
     id = "chat.post_update"
     difficulty = 1
+    impossible_instances = True
     difficulty_reason = "one channel named in the goal, one message typed verbatim"
     tags = ("navigation", "form")
     max_steps = 12

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm.access import edit_scope, reports_of
 from officegym.apps.crm.reads import CRM_DEPARTMENTS
 from officegym.seed_data.schema import Employee
+from officegym.tasks.pools import per_golden
 from officegym.tasks.session import read_session
 
 
@@ -74,6 +75,7 @@ def _chain(db: Session, employee_id: int) -> list[Employee]:
     return [e for e in chain if e is not None]
 
 
+@per_golden
 def editors(world: sqlite3.Connection, owner_id: int) -> list[tuple[int, str, str]]:
     """(id, email, display name) of the active people who may edit a record of `owner_id`
     without being admins: the owner, then their managers up the org chart."""

@@ -60,6 +60,7 @@ def _named_once(world: sqlite3.Connection, rows: list[tuple]) -> list[tuple]:
 class ContactEmailLookup(CrmTemplate):
     id = "crm.contact_email_lookup"
     difficulty = 1
+    impossible_instances = True
     difficulty_reason = "one search for the contact's name, then read the Email field"
     tags = ("search", "answer")
     max_steps = 16

@@ -60,6 +60,7 @@ class ConvertLeadNew(CrmTemplate):
     id = "crm.convert_lead_new"
     split = "test"
     difficulty = 3
+    impossible_instances = True
     difficulty_reason = (
         "find the lead, run the three-part convert form, and create or skip the opportunity "
         "as asked"

@@ -32,6 +32,7 @@ _PHRASINGS = (
 class MoveDealStage(CrmTemplate):
     id = "crm.move_deal_stage"
     difficulty = 1
+    impossible_instances = True
     difficulty_reason = "one deal named in full, one stage button on its record page"
     tags = ("navigation", "search", "form")
     max_steps = 10

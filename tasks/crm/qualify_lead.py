@@ -37,6 +37,7 @@ _PHRASINGS = (
 class QualifyLead(CrmTemplate):
     id = "crm.qualify_lead"
     difficulty = 1
+    impossible_instances = True
     difficulty_reason = "one lead named with its company, one picklist edited in place"
     tags = ("navigation", "search", "form")
     max_steps = 20

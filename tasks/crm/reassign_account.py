@@ -39,6 +39,7 @@ _PHRASINGS = (
 class ReassignAccount(CrmTemplate):
     id = "crm.reassign_account"
     difficulty = 2
+    impossible_instances = True
     difficulty_reason = "find one account by name and change its owner field to a colleague"
     tags = ("navigation", "search", "form")
     max_steps = 20

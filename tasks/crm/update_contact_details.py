@@ -52,6 +52,7 @@ def _new_phone(old: str, rng: random.Random) -> str:
 class UpdateContactDetails(CrmTemplate):
     id = "crm.update_contact_details"
     difficulty = 1
+    impossible_instances = True
     difficulty_reason = "one contact named in full, two fields edited on its record page"
     split = "test"
     tags = ("search", "form")

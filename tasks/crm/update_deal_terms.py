@@ -49,6 +49,7 @@ def _day(value: str) -> date:
 class UpdateDealTerms(CrmTemplate):
     id = "crm.update_deal_terms"
     difficulty = 2
+    impossible_instances = True
     difficulty_reason = (
         "find one deal by name and change two fields in its edit form, a money amount and a "
         "date written out in words; sometimes the app refuses the date"

@@ -6,6 +6,7 @@ import asyncio
 import concurrent.futures
 import inspect
 import json
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,7 +21,6 @@ from officegym.harness.actionspec import (
     ActionSpec,
     ending_actions,
 )
-from officegym.harness.page_actions import PageActions
 from officegym.harness.session import BrowserSession
 
 
@@ -260,12 +260,11 @@ def test_instructions_name_each_ending_action_with_its_argument() -> None:
 
 
 @pytest.mark.parametrize("name", ACTION_NAMES)
-def test_the_gate_holds_back_exactly_the_ending_actions(name: str) -> None:
-    sent: list[str] = []
-    deferred, held = gate._deferring(PageActions(sent.append, lambda: []))
-    getattr(deferred, name)(**parse_one(EXAMPLES[name]).kwargs)
-    assert (held, sent) == (([EXAMPLES[name]], []) if SPECS[name].ends_episode else ([], sent))
-    assert bool(held) == SPECS[name].ends_episode
+def test_the_gate_replays_exactly_the_ending_actions_after_the_collateral_edit(name: str) -> None:
+    ended = SimpleNamespace(done=True, truncated=False, last_action=EXAMPLES[name])
+    expected = EXAMPLES[name] if SPECS[name].ends_episode else None
+    assert gate._ending(ended) == expected
+    assert gate._ending(SimpleNamespace(**{**vars(ended), "truncated": True})) is None
 
 
 def test_the_sft_prompt_lists_every_spec() -> None:

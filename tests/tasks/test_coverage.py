@@ -32,3 +32,28 @@ def test_a_declared_cardinality_lowers_the_distinct_floor(store):
 
     stats = instance_stats(Declared(), store.golden(0, "small"), samples=120)
     assert not any("distinct" in p for p in stats.problems())
+
+
+class _SometimesImpossible(ChannelMemberCount):
+    """Every third instance asks for the impossible."""
+
+    def sample(self, world, rng):
+        params = super().sample(world, rng)
+        return {**params, "feasible": rng.random() > 0.33}
+
+
+def test_impossible_instances_must_be_declared_and_declared_ones_must_occur(store):
+    golden = store.golden(0, "small")
+    undeclared = instance_stats(_SometimesImpossible(), golden, samples=30)
+    assert undeclared.impossible and "does not declare" in " ".join(undeclared.problems())
+
+    class Declared(_SometimesImpossible):
+        impossible_instances = True
+
+    assert not any("impossible" in p for p in instance_stats(Declared(), golden, 30).problems())
+
+    class Claims(ChannelMemberCount):
+        impossible_instances = True
+
+    claims = instance_stats(Claims(), golden, samples=30)
+    assert "none of 30 instances is" in " ".join(claims.problems())

@@ -98,6 +98,21 @@ def test_the_gate_finds_an_impossible_seed_when_the_chosen_seeds_hold_none(store
     assert impossible_seed(get("chat.set_topic"), golden, [0], search=12) is None
 
 
+def test_a_template_declaring_no_impossible_instances_is_not_searched_for_one(store):
+    class NeverSampled(type(get("chat.set_topic"))):
+        def sample(self, world, rng):
+            raise AssertionError("sampled")
+
+    assert NeverSampled.impossible_instances is False
+    assert impossible_seed(NeverSampled(), store.golden(0, "small"), [0]) is None
+
+
+def test_templates_with_impossible_instances_declare_them(instances):
+    for template_id, tasks in instances.items():
+        if any(t.params.get("feasible", True) is False for t in tasks):
+            assert get(template_id).impossible_instances, template_id
+
+
 def test_the_gate_finds_a_feasible_seed_when_the_chosen_seeds_are_all_impossible(store, instances):
     golden = store.golden(0, "small")
     template = get("crm.reassign_account")

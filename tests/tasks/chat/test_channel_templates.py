@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from officegym.tasks import registry
-from officegym.tasks.verdict import Verdict
-from tests.tasks.episodes import ctx, one, update
+from tests.tasks.episodes import grade, is_member, one, update
 
 IDS = (
     "chat.set_topic",
@@ -18,20 +16,6 @@ IDS = (
     "chat.archive_inactive",
 )
 SEEDS = range(30)
-
-
-def is_member(world, channel_id: int, employee_id: int) -> bool:
-    found = one(
-        world,
-        "SELECT 1 FROM chat_membership WHERE channel_id = ? AND employee_id = ?",
-        channel_id,
-        employee_id,
-    )
-    return found is not None
-
-
-def grade(template_id: str, params, tables=None, **kwargs) -> Verdict:
-    return registry.get(template_id).verify(ctx(tables, **kwargs), params)
 
 
 def _created(p, *, name=None, private=True, members=None) -> dict:

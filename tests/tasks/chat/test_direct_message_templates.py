@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from officegym.tasks import registry
-from tests.tasks.episodes import ctx, one
+from tests.tasks.episodes import ctx, message, one
 
 IDS = (
     "chat.dm_by_title",
@@ -16,16 +16,6 @@ IDS = (
     "chat.forward_to_manager",
 )
 SEEDS = range(30)
-
-
-def message(pk, channel, body, author=3, parent=None):
-    return {
-        "id": pk,
-        "channel_id": channel,
-        "author_id": author,
-        "body": body,
-        "thread_parent_id": parent,
-    }
 
 
 DM = {

@@ -14,8 +14,7 @@ import pytest
 from officegym.tasks import registry
 from officegym.tasks.chat.pin_figure_message import _AMOUNT
 from officegym.tasks.chat.unpin_outdated import booked_day, when
-from officegym.tasks.verdict import Verdict
-from tests.tasks.episodes import ctx, one
+from tests.tasks.episodes import grade, one
 
 IDS = (
     "chat.reply_in_thread",
@@ -26,10 +25,6 @@ IDS = (
     "chat.unpin_outdated",
 )
 SEEDS = range(30)
-
-
-def grade(template_id: str, params, tables=None, **kwargs) -> Verdict:
-    return registry.get(template_id).verify(ctx(tables, **kwargs), params)
 
 
 def reply(params, parent: int, body: str, pk: int = 9001) -> dict:

@@ -9,20 +9,10 @@ import pytest
 from officegym.tasks import registry
 from officegym.tasks.chat._links import LinksTo
 from officegym.tasks.match import one_of_ids
-from tests.tasks.episodes import ctx, one
+from tests.tasks.episodes import ctx, message, one
 
 IDS = ("chat.move_question",)
 SEEDS = range(30)
-
-
-def message(pk, channel, body, author=3, parent=None):
-    return {
-        "id": pk,
-        "channel_id": channel,
-        "author_id": author,
-        "body": body,
-        "thread_parent_id": parent,
-    }
 
 
 MOVE = {

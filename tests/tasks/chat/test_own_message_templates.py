@@ -4,29 +4,13 @@ date): instances on the small seed-0 world and verifiers on hand-made diffs.
 
 from __future__ import annotations
 
-from officegym.tasks import registry
-from officegym.tasks.verdict import Verdict
-from tests.tasks.episodes import ctx, one, update
+from tests.tasks.episodes import grade, is_member, one, update
 
 IDS = (
     "chat.edit_number",
     "chat.delete_wrong_date",
 )
 SEEDS = range(30)
-
-
-def is_member(world, channel_id: int, employee_id: int) -> bool:
-    found = one(
-        world,
-        "SELECT 1 FROM chat_membership WHERE channel_id = ? AND employee_id = ?",
-        channel_id,
-        employee_id,
-    )
-    return found is not None
-
-
-def grade(template_id: str, params, tables=None, **kwargs) -> Verdict:
-    return registry.get(template_id).verify(ctx(tables, **kwargs), params)
 
 
 def stray_post(pk: int = 9100) -> dict:

@@ -16,8 +16,7 @@ from officegym.seed_data.schema import Employee
 from officegym.tasks import registry
 from officegym.tasks.crm._formats import money
 from officegym.tasks.crm._people import editors
-from officegym.tasks.verdict import Verdict
-from tests.tasks.episodes import ctx, one
+from tests.tasks.episodes import grade, one
 
 IDS = (
     "crm.biggest_deal_this_quarter",
@@ -35,10 +34,6 @@ QUARTER = ("2025-07-01", "2025-09-30")
 
 
 OPEN_SQL = "stage NOT IN ('Closed Won', 'Closed Lost')"
-
-
-def grade(template_id: str, params, tables=None, **kwargs) -> Verdict:
-    return registry.get(template_id).verify(ctx(tables, **kwargs), params)
 
 
 def stray_note(tables: dict | None = None, pk: int = 9100) -> dict:

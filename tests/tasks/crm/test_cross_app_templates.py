@@ -9,34 +9,15 @@ from datetime import date
 
 import pytest
 
-from officegym.tasks import registry
 from officegym.tasks.crm._formats import money
 from officegym.tasks.crm._people import editors
-from officegym.tasks.verdict import Verdict
-from tests.tasks.episodes import ctx, one, update
+from tests.tasks.episodes import changed, grade, one, row
 
 IDS = (
     "crm.update_phone_from_chat",
     "crm.post_deal_summary",
 )
 SEEDS = range(30)
-
-
-def grade(template_id: str, params, tables=None, **kwargs) -> Verdict:
-    return registry.get(template_id).verify(ctx(tables, **kwargs), params)
-
-
-def row(world, table: str, pk: int) -> dict:
-    cursor = world.execute(f"SELECT * FROM {table} WHERE id = ?", (pk,))
-    names = [c[0] for c in cursor.description]
-    return dict(zip(names, cursor.fetchone(), strict=True))
-
-
-def changed(world, table: str, pk: int, **changes) -> dict:
-    """A one-row update diff of `table` row `pk` to the values `changes`."""
-    before = row(world, table, pk)
-    pairs = {k: (before[k], v) for k, v in changes.items()}
-    return {table: {"updated": {pk: update(before, **pairs)}}}
 
 
 def stray_note(tables: dict | None = None, pk: int = 9100) -> dict:

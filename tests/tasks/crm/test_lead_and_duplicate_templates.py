@@ -18,7 +18,7 @@ from officegym.seed_data.schema import Employee
 from officegym.tasks import registry
 from officegym.tasks.crm._conversion import ContactIndex, account_index, unconverted_leads
 from officegym.tasks.crm.qualify_lead import TARGETS
-from tests.tasks.episodes import ctx, one, update
+from tests.tasks.episodes import grade, one, update
 
 IDS = (
     "crm.convert_lead_existing_account",
@@ -30,10 +30,6 @@ IDS = (
 )
 SEEDS = range(30)
 STAMP = "2025-09-17 14:30:05"
-
-
-def grade(template_id, params, tables=None, **kwargs):
-    return registry.get(template_id).verify(ctx(tables, **kwargs), params)
 
 
 def record(world, table, pk):

@@ -15,8 +15,7 @@ from officegym.tasks import registry
 from officegym.tasks.coverage import MIN_DISTINCT, instance_stats
 from officegym.tasks.crm._calendar import today
 from officegym.tasks.crm._people import may_edit, team_of
-from officegym.tasks.verdict import Verdict
-from tests.tasks.episodes import ctx, one, update
+from tests.tasks.episodes import changed, grade, one
 
 IDS = (
     "crm.reassign_departing_rep",
@@ -29,23 +28,6 @@ IDS = (
 SEEDS = range(30)
 OPEN_SQL = "stage NOT IN ('Closed Won', 'Closed Lost')"
 TODAY = "2025-09-17"  # the small seed-0 world's clock
-
-
-def grade(template_id: str, params, tables=None, **kwargs) -> Verdict:
-    return registry.get(template_id).verify(ctx(tables, **kwargs), params)
-
-
-def row(world, table: str, pk: int) -> dict:
-    cursor = world.execute(f"SELECT * FROM {table} WHERE id = ?", (pk,))
-    names = [c[0] for c in cursor.description]
-    return dict(zip(names, cursor.fetchone(), strict=True))
-
-
-def changed(world, table: str, pk: int, **changes) -> dict:
-    """A one-row update diff of `table` row `pk` to the values `changes`."""
-    before = row(world, table, pk)
-    pairs = {k: (before[k], v) for k, v in changes.items()}
-    return {table: {"updated": {pk: update(before, **pairs)}}}
 
 
 def merge(*diffs: dict) -> dict:

@@ -9,11 +9,10 @@ from datetime import date
 
 import pytest
 
-from officegym.tasks import registry
 from officegym.tasks.crm._calendar import add_business_days
 from officegym.tasks.crm._matchers import same_phone
 from officegym.tasks.verdict import Verdict
-from tests.tasks.episodes import ctx, one, update
+from tests.tasks.episodes import grade, one, row, update
 
 IDS = (
     "crm.update_deal_terms",
@@ -35,15 +34,6 @@ STRAY_NOTE = {
         }
     }
 }  # fmt: skip
-
-
-def grade(template_id: str, params, tables=None, **kwargs) -> Verdict:
-    return registry.get(template_id).verify(ctx(tables, **kwargs), params)
-
-
-def row(world, table: str, pk: int) -> dict:
-    columns = [c[1] for c in world.execute(f"PRAGMA table_info({table})")]
-    return dict(zip(columns, one(world, f"SELECT * FROM {table} WHERE id = ?", pk), strict=True))
 
 
 def user_id(world, email: str) -> int:
