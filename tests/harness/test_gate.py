@@ -117,9 +117,7 @@ class _IdleOracle(PostUpdate):
         actions.send_msg_to_user("Posted.")
 
 
-def _gate(store, template, seeds=(0,)) -> GateResult:
-    shared = acquire_runtime(RuntimeOptions(home=store.home))
-
+def _gate(shared, template, seeds=(0,)) -> GateResult:
     async def main() -> GateResult:
         env = AsyncEnv(template, shared.runtime, observation={"axtree": True}, name="gate-self")
         try:
@@ -127,14 +125,11 @@ def _gate(store, template, seeds=(0,)) -> GateResult:
         finally:
             await env.close()
 
-    try:
-        return shared.run(main())
-    finally:
-        release_runtime(shared)
+    return shared.run(main())
 
 
-def test_the_gate_fails_a_verifier_that_pays_collateral_damage_and_wrong_records(store):
-    result = _gate(store, _PaysAnyPost())
+def test_the_gate_fails_a_verifier_that_pays_collateral_damage_and_wrong_records(gate_runtime):
+    result = _gate(gate_runtime, _PaysAnyPost())
     assert not result.passed
     failed = {p.agent for p in result.probes if not p.ok}
     assert "change-everything" in failed
@@ -142,8 +137,8 @@ def test_the_gate_fails_a_verifier_that_pays_collateral_damage_and_wrong_records
     assert all(p.ok for p in result.probes if p.agent in ("oracle", "null"))
 
 
-def test_the_gate_fails_an_oracle_that_does_not_solve(store):
-    result = _gate(store, _IdleOracle())
+def test_the_gate_fails_an_oracle_that_does_not_solve(gate_runtime):
+    result = _gate(gate_runtime, _IdleOracle())
     assert not result.passed
     assert [p.ok for p in result.probes if p.agent == "oracle"] == [False, False]
     assert "must succeed" in next(p.detail for p in result.probes if p.agent == "oracle")
