@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
@@ -30,6 +31,16 @@ ChildKind = Literal["derived", "with_parent", "cascade"]
 
 _SLUG = re.compile(r"[a-z][a-z0-9-]{0,31}")
 _KIT = "web"
+
+
+class MainPage(NamedTuple):
+    """A page people and agents spend their time on, as a signed-in user sees it: what the
+    observation budget and the layout check open (`AppEntry.main_pages`)."""
+
+    app: str
+    name: str
+    path: str
+    user: str
 
 
 class Child(NamedTuple):
@@ -61,7 +72,9 @@ class AppEntry:
     - `children`: child tables that follow a parent row (table -> `Child`);
     - `blanks`: what the app leaves in the columns a user may fill in when making a row;
     - `honest_variance`: columns that honest use changes on rows no task is about (reading
-      a channel moves the reader's last-read marker).
+      a channel moves the reader's last-read marker);
+    - `pages`: where to import the app's main pages from ("module:function"), a function of a
+      world file that returns `MainPage`s with paths and users read from that world.
     """
 
     slug: str
@@ -75,6 +88,7 @@ class AppEntry:
     children: Mapping[str, Child] = field(default_factory=dict)
     blanks: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     honest_variance: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    pages: str = ""
 
     def __post_init__(self) -> None:
         if not _SLUG.fullmatch(self.slug):
@@ -113,6 +127,13 @@ class AppEntry:
             return getattr(importlib.import_module(module), attribute)
         return self.blueprint
 
+    def main_pages(self, world: Path) -> list[MainPage]:
+        """The app's main pages in the world file `world` (none if it declares no `pages`)."""
+        if not self.pages:
+            return []
+        module, _, attribute = self.pages.partition(":")
+        return list(getattr(importlib.import_module(module), attribute)(world))
+
     def tables(self) -> tuple[str, ...]:
         """The world's tables this app owns (by prefix), sorted."""
         from officegym.seed_data.schema import Base
@@ -144,6 +165,11 @@ def entry(slug: str) -> AppEntry:
     raise LookupError(f"no app {slug!r}; the apps are {known}")
 
 
+def main_pages(world: Path) -> list[MainPage]:
+    """Every app's main pages in the world file `world`, app by app."""
+    return [page for app in entries() for page in app.main_pages(world)]
+
+
 def merged(attribute: str) -> Mapping[str, Any]:
     """One of the per-table mappings (`stamps`, `children`, `blanks`, `honest_variance`) of
     every app, as one read-only mapping."""
@@ -153,4 +179,4 @@ def merged(attribute: str) -> Mapping[str, Any]:
     return MappingProxyType(out)
 
 
-__all__ = ["AppEntry", "Child", "ChildKind", "entries", "entry", "merged"]
+__all__ = ["AppEntry", "Child", "ChildKind", "MainPage", "entries", "entry", "main_pages", "merged"]

@@ -17,6 +17,7 @@ APP = AppEntry(
     endpoint="chat.index",
     blueprint="officegym.apps.chat.blueprint:bp",
     service="officegym.apps.chat.service",
+    pages="officegym.apps.chat.pages:main_pages",
     stamps={"chat_message": frozenset({"edited_at"})},
     children={
         # Mentions are re-read from a message's text on every write of it.

@@ -16,6 +16,7 @@ APP = AppEntry(
     endpoint="crm.index",
     blueprint="officegym.apps.crm.blueprint:bp",
     service="officegym.apps.crm.service",
+    pages="officegym.apps.crm.pages:main_pages",
     stamps={
         "crm_account": frozenset({"updated_at"}),
         "crm_contact": frozenset({"updated_at"}),

@@ -1,0 +1,185 @@
+"""Observation budget: what an agent reads on every main page of every app.
+
+    python bench/observe.py [--scale small] [--seed 0] [--app chat] [--runs 3] [--json out.json]
+                            [--check]
+
+Every app's main pages (`AppEntry.main_pages`: paths and users read from the world) are opened
+through the harness as an episode's start page, and for each the table prints what the agent
+is given and what the page costs:
+
+    chars      characters of `axtree_txt`, the text observation
+    tokens     estimated tokens (chars / 4) and that as a share of the page budget
+    nodes      DOM elements of the page
+    load ms    the page opened again in the episode's tab until its load event, as the harness
+               does for `goto` (median of --runs loads; the page's own timers run on the
+               world's frozen clock, so the time is taken outside the page)
+
+Budgets at the default page size: p50 <= 3,000 tokens over all pages, no page over 8,000.
+`--check` exits 1 when a budget is exceeded, naming the pages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from officegym.apps.registry import MainPage, main_pages
+from officegym.harness.env import AsyncEnv
+from officegym.harness.runtime import Runtime, RuntimeOptions
+from officegym.tasks.protocol import EpisodeContext, Task, WorldSpec
+from officegym.tasks.verdict import Check, Verdict
+
+PAGE_TOKENS = 8_000
+MEDIAN_TOKENS = 3_000
+CHARS_PER_TOKEN = 4
+_NODES = "() => document.getElementsByTagName('*').length"
+
+
+@dataclass(frozen=True)
+class PageCost:
+    app: str
+    page: str
+    path: str
+    chars: int
+    tokens: int
+    nodes: int
+    load_ms: float
+    status: int | None
+
+    @property
+    def over_budget(self) -> bool:
+        return self.tokens > PAGE_TOKENS
+
+
+def _nothing(ctx: EpisodeContext) -> Verdict:
+    return Verdict([Check("opened the page", True)])
+
+
+def tokens_of(text: str) -> int:
+    """The estimated token count of an observation text (chars / 4, rounded up)."""
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
+async def measure_page(runtime: Runtime, page: MainPage, seed: int, scale: str, runs: int):
+    task = Task(
+        goal=f"Look at the {page.app} {page.name} page.",
+        user=page.user,
+        start_url=page.path,
+        verify=_nothing,
+        world=WorldSpec(seed, scale),
+    )
+    env = AsyncEnv(task, runtime, observation={"axtree": True, "dom": False}, name="observe")
+    loads: list[float] = []
+    try:
+        obs, _ = await env.reset()
+        page_ = env.session.page
+        nodes = await page_.evaluate(_NODES)
+        status = None
+        for _ in range(runs):
+            started = time.perf_counter()
+            response = await page_.goto(page_.url, wait_until="load")
+            loads.append((time.perf_counter() - started) * 1000)
+            status = response.status if response else None
+    finally:
+        await env.close()
+    text = obs["axtree_txt"]
+    return PageCost(
+        app=page.app,
+        page=page.name,
+        path=page.path,
+        chars=len(text),
+        tokens=tokens_of(text),
+        nodes=nodes,
+        load_ms=round(statistics.median(loads), 1),
+        status=status,
+    )
+
+
+async def measure(seed: int, scale: str, apps: set[str], runs: int, home: Path | None):
+    with tempfile.TemporaryDirectory(prefix="officegym-observe-") as scratch:
+        options = RuntimeOptions(home=home or Path(scratch))
+        async with Runtime(options) as runtime:
+            golden = await asyncio.to_thread(runtime.store.golden, seed, scale)
+            pages = [p for p in main_pages(golden) if not apps or p.app in apps]
+            return [await measure_page(runtime, p, seed, scale, runs) for p in pages]
+
+
+def budget_problems(costs: list[PageCost]) -> list[str]:
+    """What breaks the budget: pages over the per-page limit, and the median over its own."""
+    problems = [
+        f"{c.app} {c.page} ({c.path}): {c.tokens:,} tokens > {PAGE_TOKENS:,}"
+        for c in costs
+        if c.over_budget
+    ]
+    if costs:
+        median = statistics.median(c.tokens for c in costs)
+        if median > MEDIAN_TOKENS:
+            problems.append(f"p50 over all pages: {median:,.0f} tokens > {MEDIAN_TOKENS:,}")
+    problems += [f"{c.app} {c.page} ({c.path}): HTTP {c.status}" for c in costs if c.status != 200]
+    return problems
+
+
+def print_table(costs: list[PageCost], console: Console) -> None:
+    table = Table(title="What the agent reads per page (axtree_txt)")
+    for column in ("app", "page", "chars", "tokens", "of budget", "nodes", "load ms"):
+        table.add_column(column, justify="left" if column in ("app", "page") else "right")
+    for c in costs:
+        share = f"{c.tokens / PAGE_TOKENS:.0%}"
+        style = "red" if c.over_budget else None
+        table.add_row(
+            c.app,
+            c.page,
+            f"{c.chars:,}",
+            f"{c.tokens:,}",
+            share,
+            f"{c.nodes:,}",
+            f"{c.load_ms:,.0f}",
+            style=style,
+        )
+    console.print(table)
+    if costs:
+        tokens = sorted(c.tokens for c in costs)
+        console.print(
+            f"pages {len(costs)}  tokens p50 {statistics.median(tokens):,.0f} "
+            f"(budget {MEDIAN_TOKENS:,})  max {tokens[-1]:,} (budget {PAGE_TOKENS:,})  "
+            f"total {sum(tokens):,}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--scale", default="small")
+    parser.add_argument("--app", action="append", default=[], help="only this app (repeatable)")
+    parser.add_argument("--runs", type=int, default=3, help="loads per page for load ms")
+    parser.add_argument("--home", type=Path, help="world store home (default: a scratch one)")
+    parser.add_argument("--json", type=Path, help="also write every page's figures here")
+    parser.add_argument("--check", action="store_true", help="exit 1 when over budget")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    costs = asyncio.run(measure(args.seed, args.scale, set(args.app), args.runs, args.home))
+    console = Console(width=max(Console().width, 100))
+    print_table(costs, console)
+    problems = budget_problems(costs)
+    for problem in problems:
+        console.print(f"[red]over budget[/red] {problem}")
+    console.print(f"measured in {time.perf_counter() - started:.1f} s")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        figures = {"pages": [asdict(c) for c in costs], "problems": problems}
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    return 1 if args.check and problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
