@@ -72,6 +72,9 @@ def export_sft(
         raise ValueError(f"max_obs_chars must be positive, got {max_obs_chars!r}")
     system = SYSTEM_PROMPT if system_prompt is None else system_prompt
     folders = sorted({folder.resolve(): folder for folder in find_episodes(list(paths))}.items())
+    if not folders:
+        where = ", ".join(map(str, paths)) or "no paths"
+        raise SftExportError(f"no episode recordings under {where}")
 
     seen = used = failed = unfinished = examples = 0
     target = Path(out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import shutil
 import sqlite3
@@ -108,19 +109,32 @@ def serve(
 
     store = WorldStore(world_home)
     wanted = base_id(seed, scale)
-    if store.exists(DEFAULT_WORLD):
-        if store.base(DEFAULT_WORLD) != wanted:
-            store.create(DEFAULT_WORLD, seed, scale, replace=True)
-        elif fresh:
-            store.reset(DEFAULT_WORLD)
-    else:
-        console.print(f"Preparing the default world (seed {seed}, scale {scale})…")
-        store.create(DEFAULT_WORLD, seed, scale)
-    url = f"http://{host}:{port}/"
-    console.print(f"[bold green]officegym[/] serving on [link={url}]{url}[/link]")
-    console.print(login_hint(store, DEFAULT_WORLD))
-    console.print("Press Ctrl+C to stop.")
-    run_server(store, host, port, default_world=DEFAULT_WORLD, threads=threads)
+    bound: list[str] = []
+
+    def ready(url: str) -> None:
+        """The port is ours: prepare the default world, then say where to go."""
+        bound.append(url)
+        if store.exists(DEFAULT_WORLD):
+            if store.base(DEFAULT_WORLD) != wanted:
+                store.create(DEFAULT_WORLD, seed, scale, replace=True)
+            elif fresh:
+                store.reset(DEFAULT_WORLD)
+        else:
+            console.print(f"Preparing the default world (seed {seed}, scale {scale})…")
+            store.create(DEFAULT_WORLD, seed, scale)
+        console.print(f"[bold green]officegym[/] serving on [link={url}]{url}[/link]")
+        console.print(login_hint(store, DEFAULT_WORLD))
+        console.print("Press Ctrl+C to stop.")
+
+    try:
+        run_server(store, host, port, default_world=DEFAULT_WORLD, threads=threads, ready=ready)
+    except OSError as error:
+        if bound:
+            raise
+        reason = "is in use" if error.errno == errno.EADDRINUSE else f"cannot be used ({error})"
+        raise click.ClickException(
+            f"port {port} on {host} {reason}: stop what holds it or pass --port"
+        ) from None
 
 
 @main.group(invoke_without_command=True)
@@ -225,38 +239,71 @@ def run(task_id, agent, episodes, workers, seed, record, screenshots, server, wo
         console.print(f"recorded {len(results)} episodes under {record}")
 
 
+def _episodes(folder: Path) -> list[Path]:
+    """The episode recordings in `folder` (itself, or those under it, as `run --record`
+    writes them), listed for the user; a clear error when there are none."""
+    from officegym.harness.recording import RecordingError, find_episodes, load_episode
+
+    episodes = list(find_episodes([folder]))
+    if not episodes:
+        raise click.ClickException(
+            f"{folder} holds no episode recordings (record some with `officegym run --record`)"
+        )
+    if len(episodes) > 1 or episodes[0] != folder:
+        table = Table("episode", "task", "steps", "success", title=f"{len(episodes)} in {folder}")
+        for path in episodes:
+            try:
+                episode = load_episode(path)
+            except RecordingError as error:
+                table.add_row(str(path.relative_to(folder)), "unreadable", "", str(error))
+                continue
+            done = "-" if episode.verdict is None else str(episode.success)
+            table.add_row(
+                str(path.relative_to(folder)), episode.task_id, str(len(episode.actions)), done
+            )
+        console.print(table)
+    return episodes
+
+
 @main.command()
 @click.argument("episode_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option(
     "--record",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Record the replayed episode under this folder.",
+    help="Record the replayed episodes under this folder.",
 )
 @click.option("--server", help="URL of a running `officegym serve` sharing --world-home.")
 @_home_option
 def replay(episode_dir: Path, record: Path | None, server: str | None, world_home) -> None:
-    """Re-run a recorded episode in a fresh world; exit 1 unless diff and verdict match."""
+    """Re-run recorded episodes in fresh worlds; exit 1 unless every diff and verdict match.
+
+    EPISODE_DIR is one episode or a folder of them (what `run --record` wrote)."""
     from officegym.harness.recording import RecordingError
     from officegym.harness.replay import replay as replay_episode
     from officegym.tasks.protocol import TaskError
 
-    try:
-        result = replay_episode(episode_dir, home=world_home, server=server, record=record)
-    except (RecordingError, TaskError) as error:
-        raise click.ClickException(str(error)) from None
-    verdict = result.replayed_verdict
-    console.print(
-        f"replayed {episode_dir}: success={verdict.success} score={verdict.score:.3f} "
-        f"(recorded success={result.recorded_verdict.success} "
-        f"score={result.recorded_verdict.score:.3f})"
-    )
-    console.print(
-        f"final diff: {'same' if result.same_diff else 'DIFFERENT'}; "
-        f"verdict: {'same' if result.same_verdict else 'DIFFERENT'}"
-    )
-    if result.first_divergence is not None:
-        console.print(f"first divergence at step {result.first_divergence}: {result.divergence}")
-    if not result.reproduced:
+    failed = 0
+    for episode in _episodes(episode_dir):
+        try:
+            result = replay_episode(episode, home=world_home, server=server, record=record)
+        except (RecordingError, TaskError) as error:
+            raise click.ClickException(str(error)) from None
+        verdict = result.replayed_verdict
+        console.print(
+            f"replayed {episode}: success={verdict.success} score={verdict.score:.3f} "
+            f"(recorded success={result.recorded_verdict.success} "
+            f"score={result.recorded_verdict.score:.3f})"
+        )
+        console.print(
+            f"final diff: {'same' if result.same_diff else 'DIFFERENT'}; "
+            f"verdict: {'same' if result.same_verdict else 'DIFFERENT'}"
+        )
+        if result.first_divergence is not None:
+            console.print(
+                f"first divergence at step {result.first_divergence}: {result.divergence}"
+            )
+        failed += not result.reproduced
+    if failed:
         sys.exit(1)
 
 
@@ -265,18 +312,27 @@ def replay(episode_dir: Path, record: Path | None, server: str | None, world_hom
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Where to write the HTML file (default: EPISODE_DIR/report.html).",
+    help="Where to write the HTML file of one episode (default: EPISODE_DIR/report.html).",
 )
 def report(episode_dir: Path, out: Path | None) -> None:
-    """Write a self-contained HTML report of a recorded episode."""
+    """Write a self-contained HTML report of each recorded episode.
+
+    EPISODE_DIR is one episode or a folder of them (what `run --record` wrote); each report is
+    written into its episode's folder."""
     from officegym.harness.recording import RecordingError
     from officegym.harness.report import write_report
 
-    try:
-        path = write_report(episode_dir, out)
-    except RecordingError as error:
-        raise click.ClickException(str(error)) from None
-    console.print(f"wrote {path}")
+    episodes = _episodes(episode_dir)
+    if out is not None and len(episodes) > 1:
+        raise click.ClickException(
+            f"--out names one file, but {episode_dir} holds {len(episodes)} episodes"
+        )
+    for episode in episodes:
+        try:
+            path = write_report(episode, out)
+        except RecordingError as error:
+            raise click.ClickException(str(error)) from None
+        console.print(f"wrote {path}")
 
 
 @main.command("export-sft")
@@ -335,6 +391,20 @@ def tasks_command(app: str | None, split: str | None, difficulty, as_json: bool)
     from collections import Counter
 
     chosen = _chosen_templates(app, split, difficulty)
+    if not chosen:
+        wanted = ", ".join(
+            part
+            for part in (
+                f"app {app}" if app else "",
+                f"split {split}" if split else "",
+                "difficulty " + "/".join(map(str, difficulty)) if difficulty else "",
+            )
+            if part
+        )
+        known = sorted({a for t in _chosen_templates(None, None, ()) for a in t.apps})
+        raise click.ClickException(
+            f"no templates match {wanted}; the apps with templates are {', '.join(known)}"
+        )
     if as_json:
         rows = [
             {
@@ -350,12 +420,9 @@ def tasks_command(app: str | None, split: str | None, difficulty, as_json: bool)
         ]
         click.echo(json.dumps(rows, indent=2))
         return
-    table = Table(
-        Column("template", no_wrap=True),
-        *("apps", "difficulty", "split", "tags", "steps", "why this difficulty"),
-    )
-    for t in chosen:
-        table.add_row(
+    header = ("template", "apps", "difficulty", "split", "tags", "steps", "why this difficulty")
+    rows = [
+        (
             t.id,
             ",".join(t.apps),
             str(t.difficulty),
@@ -364,11 +431,21 @@ def tasks_command(app: str | None, split: str | None, difficulty, as_json: bool)
             str(t.max_steps),
             t.difficulty_reason,
         )
-    console.print(table)
+        for t in chosen
+    ]
+    if not sys.stdout.isatty():
+        # Piped: one line per template, tab-separated, nothing wrapped or cut.
+        for row in (header, *rows):
+            click.echo("\t".join(row))
+    else:
+        table = Table(Column(header[0], no_wrap=True), *header[1:])
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
     splits = Counter(t.split for t in chosen)
     levels = Counter(t.difficulty for t in chosen)
     apps = Counter(a for t in chosen for a in t.apps)
-    console.print(
+    summary = (
         f"{len(chosen)} templates · "
         + " ".join(f"{k}={v}" for k, v in sorted(splits.items()))
         + " · difficulty "
@@ -376,6 +453,7 @@ def tasks_command(app: str | None, split: str | None, difficulty, as_json: bool)
         + " · apps "
         + " ".join(f"{k}={v}" for k, v in sorted(apps.items()))
     )
+    click.echo(summary, err=not sys.stdout.isatty())
 
 
 # Short column titles of the gate's probes in `officegym check`'s table.

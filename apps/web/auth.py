@@ -31,6 +31,7 @@ from officegym.seed_data.passwords import DEMO_PASSWORD, check_password
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.store import WorldNotFound, WorldStore
 
+from .demo_accounts import demo_accounts
 from .errors import wants_json
 from .world import SAFE_METHODS, get_db, world_id
 
@@ -110,20 +111,6 @@ def find_employee(db: Session, email: str) -> Employee | None:
     return db.scalars(statement).first()
 
 
-def example_accounts(db: Session, limit: int = 5) -> list[Employee]:
-    """A few active employees to sign in as: the top of the org chart, then one per team."""
-    first_per_team = (
-        select(func.min(Employee.id)).where(Employee.is_active).group_by(Employee.team_id)
-    )
-    statement = (
-        select(Employee)
-        .where(Employee.id.in_(first_per_team))
-        .order_by(Employee.manager_id.is_not(None), Employee.id)
-        .limit(limit)
-    )
-    return list(db.scalars(statement))
-
-
 def login_hint(store: WorldStore, world: str) -> str:
     """One line for a terminal: how a person signs in to `world` (for `officegym serve`)."""
     if not store.exists(world):
@@ -131,7 +118,7 @@ def login_hint(store: WorldStore, world: str) -> str:
     engine = make_engine(store.world_path(world), create=False)
     try:
         with Session(engine) as db, db.begin():
-            example = "".join(f", e.g. {p.email} ({p.title})" for p in example_accounts(db, 1))
+            example = "".join(f", e.g. {a.person.email} ({a.why})" for a in demo_accounts(db, 1))
     finally:
         engine.dispose()
     return f"Sign in as any employee with password {DEMO_PASSWORD!r}{example}."
@@ -169,7 +156,7 @@ def login():
         email=email,
         error=error,
         next=target,
-        accounts=example_accounts(get_db()),
+        accounts=demo_accounts(get_db()),
         demo_password=DEMO_PASSWORD,
     )
     return page, status
@@ -187,7 +174,6 @@ def logout():
 __all__ = [
     "bp",
     "current_user",
-    "example_accounts",
     "find_employee",
     "login_hint",
     "login_required",

@@ -10,7 +10,7 @@ daemon thread and returns a handle, for tests and the harness:
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Flask
@@ -38,10 +38,15 @@ def serve(
     default_world: str = DEFAULT_WORLD,
     threads: int = 8,
     config: Mapping[str, Any] | None = None,
+    ready: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve every world of `store` on http://host:port until interrupted (Ctrl-C)."""
+    """Serve every world of `store` on http://host:port until interrupted (Ctrl-C).
+
+    The port is bound first (OSError if it is taken); then `ready` is called with the URL."""
     app = _app(store, default_world, config)
     server = create_server(app, host=host, port=port, threads=threads, ident=SERVER_IDENT)
+    if ready is not None:
+        ready(f"http://{host}:{server.effective_port}/")
     try:
         server.run()
     finally:

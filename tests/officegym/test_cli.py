@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 
@@ -66,3 +67,20 @@ def test_bad_scale_is_a_usage_error(tmp_path):
     result = CliRunner().invoke(main, ["seed", "--scale", "huge", "--world-home", str(tmp_path)])
     assert result.exit_code == 2
     assert "huge" in result.output
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "officegym.cli", "serve", "--port", str(port),
+             "--scale", "tiny", "--world-home", str(tmp_path)],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        f"Error: port {port} on 127.0.0.1 is in use: stop what holds it or pass --port"
+    ]

@@ -100,3 +100,31 @@ def test_unknown_task_is_a_clear_error(store):
     )
     assert result.exit_code != 0
     assert "no task template 'chat.nope'" in result.output
+
+
+def test_report_of_a_record_folder_lists_its_episodes_and_writes_each_report(recorded):
+    root, _ = recorded
+    result = CliRunner().invoke(main, ["report", str(root)], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert f"2 in {root}" in result.output
+    for episode in root.iterdir():
+        assert episode.name in result.output
+        assert (episode / "report.html").is_file()
+
+
+def test_replay_of_a_record_folder_replays_every_episode(store, recorded, tmp_path):
+    root, _ = recorded
+    result = CliRunner().invoke(
+        main, ["replay", str(root), "--world-home", str(store.home)], terminal_width=200
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.count("final diff: same; verdict: same") == 2
+
+
+def test_export_sft_of_a_folder_without_episodes_fails_with_a_message(tmp_path):
+    (tmp_path / "empty").mkdir()
+    out = tmp_path / "sft.jsonl"
+    result = CliRunner().invoke(main, ["export-sft", str(tmp_path / "empty"), "--out", str(out)])
+    assert result.exit_code == 1
+    assert "no episode recordings under" in result.output
+    assert not out.exists()

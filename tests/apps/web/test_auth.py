@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import sqlite3
+
 import pytest
 
 from officegym.apps.web import WORLD_HEADER
@@ -18,6 +21,33 @@ def test_login_page_shows_company_hint_and_example_accounts(client, facts_a):
     assert "Demo: any employee email, password <code>officegym</code>" in html
     assert html.count("data-fill-email=") == 5
     assert f'data-fill-email="{facts_a.ceo.email}"' in html
+
+
+def test_login_page_first_suggests_a_rep_with_open_deals_and_a_manager_with_approvals(
+    client, web_store
+):
+    html = client.get("/login").get_data(as_text=True)
+    suggested = re.findall(r'data-fill-email="([^"]+)"', html)
+    whys = re.findall(r'class="account__title">([^<]+)<', html)
+    conn = sqlite3.connect(f"file:{web_store.world_path(WORLD_A)}?mode=ro", uri=True)
+    try:
+        (rep_deals,) = conn.execute(
+            "SELECT count(*) FROM crm_opportunity o JOIN people_employee e ON e.id = o.owner_id "
+            "WHERE e.email = ? AND o.stage NOT IN ('Closed Won', 'Closed Lost')",
+            (suggested[0],),
+        ).fetchone()
+        (waiting,) = conn.execute(
+            "SELECT count(*) FROM booking_approval a JOIN people_employee e "
+            "ON e.id = a.approver_id WHERE e.email = ? AND a.status = 'pending'",
+            (suggested[1],),
+        ).fetchone()
+    finally:
+        conn.close()
+    assert rep_deals > 0
+    assert whys[0] == f"Sales rep · {rep_deals} open deal{'' if rep_deals == 1 else 's'}"
+    assert waiting > 0
+    assert whys[1].startswith("Manager · ") and f"{waiting} approval" in whys[1]
+    assert len(set(suggested)) == len(suggested)
 
 
 def test_login_with_demo_password_opens_the_launcher(client, facts_a):
