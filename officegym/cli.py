@@ -64,7 +64,10 @@ def main() -> None:
 )
 @_home_option
 def seed(seed: int, scale: str, out: Path | None, world_home: Path | None) -> None:
-    """Generate (or fetch from cache) the golden world for SEED and SCALE."""
+    """Generate (or fetch from cache) the golden world for SEED and SCALE, and say how it reads:
+    distinct messages and phrasing, replies on their thread's topic, kinds of duplicates."""
+    from officegym.seed_data.realism import measure as measure_realism
+
     store = WorldStore(world_home)
     cached = store.golden_path(seed, scale).is_file()
     started = time.perf_counter()
@@ -84,6 +87,8 @@ def seed(seed: int, scale: str, out: Path | None, world_home: Path | None) -> No
     console.print(f"size    {path.stat().st_size / 1e6:.2f} MB")
     console.print(f"sha256  {_sha256(path)}")
     console.print(f"time    {elapsed:.3f} s ({'cache hit' if cached else 'generated'})")
+    for line in measure_realism(path).lines():
+        console.print(line)
 
 
 @main.command()

@@ -43,6 +43,14 @@ def test_seed_reports_rows_size_time_and_a_cache_hit_the_second_time(tmp_path):
     assert (tmp_path / "copy.sqlite").is_file()
 
 
+def test_seed_says_how_the_world_reads(tmp_path):
+    out = run_seed(tmp_path)
+    assert re.search(r"messages\s+[\d,]+ top-level, [\d.]+% distinct; [\d,]+ thread replies", out)
+    assert re.search(r"phrasing\s+[\d.]+% of word bigrams distinct", out)
+    assert re.search(r"threads\s+[\d.]+% of replies on their root's topic", out)
+    assert re.search(r"duplicates\s+\d+ planted: nickname \d+", out)
+
+
 def test_different_seeds_give_different_worlds(tmp_path):
     sha = re.compile(r"sha256\s+([0-9a-f]{64})")
     zero = sha.search(run_seed(tmp_path)).group(1)
