@@ -10,12 +10,15 @@ is given and what the page costs:
     chars      characters of `axtree_txt`, the text observation
     tokens     estimated tokens (chars / 4) and that as a share of the page budget
     nodes      DOM elements of the page
+    same-named controls that share an accessible name with another control of the same role
+               (links only when they lead to different places), or have no name: what an
+               agent cannot tell apart from the text alone
     load ms    the page opened again in the episode's tab until its load event, as the harness
                does for `goto` (median of --runs loads; the page's own timers run on the
                world's frozen clock, so the time is taken outside the page)
 
-Budgets at the default page size: p50 <= 3,000 tokens over all pages, no page over 8,000.
-`--check` exits 1 when a budget is exceeded, naming the pages.
+Budgets at the default page size: p50 <= 3,000 tokens over all pages, no page over 8,000,
+and no same-named controls. `--check` exits 1 when a budget is broken, naming the pages.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -43,6 +47,16 @@ PAGE_TOKENS = 8_000
 MEDIAN_TOKENS = 3_000
 CHARS_PER_TOKEN = 4
 _NODES = "() => document.getElementsByTagName('*').length"
+_HREFS = """bids => bids.map(bid => {
+    const e = document.querySelector(`[bid="${bid}"]`);
+    return e ? e.href || '' : '';
+})"""
+# Roles an agent acts on by name. Options are read inside their list, and a date field's
+# month/day/year spinbuttons are parts of one named field.
+CONTROL_ROLES = frozenset(
+    {"button", "link", "checkbox", "radio", "textbox", "searchbox", "combobox", "switch",
+     "tab", "menuitem", "slider"}
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -55,6 +69,7 @@ class PageCost:
     nodes: int
     load_ms: float
     status: int | None
+    same_named: tuple[str, ...] = ()
 
     @property
     def over_budget(self) -> bool:
@@ -84,6 +99,7 @@ async def measure_page(runtime: Runtime, page: MainPage, seed: int, scale: str, 
         obs, _ = await env.reset()
         page_ = env.session.page
         nodes = await page_.evaluate(_NODES)
+        same_named = await _same_named(page_, env.nodes)
         status = None
         for _ in range(runs):
             started = time.perf_counter()
@@ -102,6 +118,26 @@ async def measure_page(runtime: Runtime, page: MainPage, seed: int, scale: str, 
         nodes=nodes,
         load_ms=round(statistics.median(loads), 1),
         status=status,
+        same_named=same_named,
+    )
+
+
+async def _same_named(page, nodes) -> tuple[str, ...]:
+    """Controls an agent cannot tell apart by role and name, as "role 'name' ×N"."""
+    controls = [n for n in nodes if n.role in CONTROL_ROLES and n.bid]
+    links = [n for n in controls if n.role == "link"]
+    bids = [n.bid for n in links]
+    hrefs = dict(zip(bids, await page.evaluate(_HREFS, bids), strict=True))
+    targets: dict[tuple[str, str], set[str]] = {}
+    counts: Counter[tuple[str, str]] = Counter()
+    for node in controls:
+        key = (node.role, node.name.strip())
+        counts[key] += 1
+        targets.setdefault(key, set()).add(hrefs[node.bid] if node.role == "link" else node.bid)
+    return tuple(
+        f"{role} {name!r} ×{counts[role, name]}" if name else f"{role} without a name"
+        for (role, name), places in sorted(targets.items())
+        if len(places) > 1 or not name
     )
 
 
@@ -126,16 +162,21 @@ def budget_problems(costs: list[PageCost]) -> list[str]:
         if median > MEDIAN_TOKENS:
             problems.append(f"p50 over all pages: {median:,.0f} tokens > {MEDIAN_TOKENS:,}")
     problems += [f"{c.app} {c.page} ({c.path}): HTTP {c.status}" for c in costs if c.status != 200]
+    problems += [
+        f"{c.app} {c.page} ({c.path}): same-named {', '.join(c.same_named)}"
+        for c in costs
+        if c.same_named
+    ]
     return problems
 
 
 def print_table(costs: list[PageCost], console: Console) -> None:
     table = Table(title="What the agent reads per page (axtree_txt)")
-    for column in ("app", "page", "chars", "tokens", "of budget", "nodes", "load ms"):
+    for column in ("app", "page", "chars", "tokens", "of budget", "nodes", "same-named", "load ms"):
         table.add_column(column, justify="left" if column in ("app", "page") else "right")
     for c in costs:
         share = f"{c.tokens / PAGE_TOKENS:.0%}"
-        style = "red" if c.over_budget else None
+        style = "red" if c.over_budget or c.same_named else None
         table.add_row(
             c.app,
             c.page,
@@ -143,6 +184,7 @@ def print_table(costs: list[PageCost], console: Console) -> None:
             f"{c.tokens:,}",
             share,
             f"{c.nodes:,}",
+            str(len(c.same_named)),
             f"{c.load_ms:,.0f}",
             style=style,
         )

@@ -1,11 +1,13 @@
 """The observation budget: every main page of every app on the small world, as the agent reads
-it through the harness, within 8,000 tokens, and half of them within 3,000."""
+it through the harness, within 8,000 tokens, half of them within 3,000, and no two controls
+an agent cannot tell apart by role and name."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,11 @@ def test_a_median_over_its_budget_is_reported():
 
 def test_a_page_that_failed_to_load_is_reported():
     assert budget_problems([cost("a", 10, status=500)]) == ["chat a (/chat/a): HTTP 500"]
+
+
+def test_controls_an_agent_cannot_tell_apart_are_reported():
+    page = replace(cost("a", 10), same_named=("button 'Remove' ×2",))
+    assert budget_problems([page]) == ["chat a (/chat/a): same-named button 'Remove' ×2"]
 
 
 @pytest.mark.browser

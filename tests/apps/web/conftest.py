@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from officegym.apps.web import create_app, start_background_server
+from officegym.apps.registry import MainPage, main_pages
+from officegym.apps.web import WORLD_HEADER, create_app, start_background_server
+from officegym.seed_data.passwords import DEMO_PASSWORD
 from officegym.seed_data.store import WorldStore
 from tests.conftest import csrf_token as csrf_token  # re-exported for the web tests
 from tests.conftest import login as login
@@ -150,3 +152,47 @@ def raw_get(server, path: str, headers: dict[str, str | bytes] | None = None):
 
 
 # -- a real browser -----------------------------------------------------------------------
+
+
+# -- every app's main pages on the small world ----------------------------------------------
+
+SMALL_WORLD = "main-pages"
+
+
+@pytest.fixture(scope="session")
+def small_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorldStore]:
+    """A store with one small seed-0 world, for checks over every app's main pages."""
+    store = WorldStore(tmp_path_factory.mktemp("small-home"))
+    store.create(SMALL_WORLD, 0, "small")
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def small_server(small_store: WorldStore):
+    server = start_background_server(small_store, config={"SECRET_KEY": "main-pages"})
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def main_pages_small(small_store: WorldStore) -> list[MainPage]:
+    return main_pages(small_store.world_path(SMALL_WORLD))
+
+
+def signed_in_page(browser, server, user: str, viewport: tuple[int, int] = (1280, 800)):
+    """A new context on `server`'s small world at `viewport`, signed in as `user`."""
+    width, height = viewport
+    context = browser.new_context(
+        base_url=server.url,
+        extra_http_headers={WORLD_HEADER: SMALL_WORLD},
+        viewport={"width": width, "height": height},
+    )
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto("/login")
+    page.get_by_label("Work email").fill(user)
+    page.get_by_label("Password").fill(DEMO_PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(server.url + "/")
+    return context, page

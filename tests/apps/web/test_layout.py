@@ -5,19 +5,14 @@ a `title` or `aria-label`, or a box that scrolls."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from officegym.apps.registry import MainPage, entries, main_pages
-from officegym.apps.web import WORLD_HEADER, start_background_server
-from officegym.seed_data.passwords import DEMO_PASSWORD
-from officegym.seed_data.store import WorldStore
+from officegym.apps.registry import entries
+
+from .conftest import signed_in_page
 
 pytestmark = pytest.mark.browser
 VIEWPORTS = ((1280, 800), (1920, 1080))
-WORLD = "layout"
-TIMEOUT_MS = 15_000
 
 # Every rendered element of the body is looked at; inline boxes have no size of their own.
 OVERFLOW = """() => {
@@ -64,54 +59,21 @@ OVERFLOW = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def small_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorldStore]:
-    store = WorldStore(tmp_path_factory.mktemp("layout-home"))
-    store.create(WORLD, 0, "small")
-    yield store
-    store.close()
-
-
-@pytest.fixture(scope="module")
-def server(small_world: WorldStore):
-    server = start_background_server(small_world, config={"SECRET_KEY": "layout-tests"})
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def pages(small_world: WorldStore) -> list[MainPage]:
-    return main_pages(small_world.world_path(WORLD))
-
-
-def signed_in_page(browser, server, user: str, viewport: tuple[int, int]):
-    width, height = viewport
-    context = browser.new_context(
-        base_url=server.url,
-        extra_http_headers={WORLD_HEADER: WORLD},
-        viewport={"width": width, "height": height},
-    )
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    page.goto("/login")
-    page.get_by_label("Work email").fill(user)
-    page.get_by_label("Password").fill(DEMO_PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(server.url + "/")
-    return context, page
-
-
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
 @pytest.mark.parametrize("app", [a.slug for a in entries()])
-def test_no_main_page_overflows_or_clips_its_content(browser, server, pages, app, viewport):
-    mine = [p for p in pages if p.app == app]
+def test_no_main_page_overflows_or_clips_its_content(
+    browser, small_server, main_pages_small, app, viewport
+):
+    mine = [p for p in main_pages_small if p.app == app]
     assert mine, f"{app} declares no main pages"
     problems: list[str] = []
     contexts = {}
     try:
         for main_page in mine:
             if main_page.user not in contexts:
-                contexts[main_page.user] = signed_in_page(browser, server, main_page.user, viewport)
+                contexts[main_page.user] = signed_in_page(
+                    browser, small_server, main_page.user, viewport
+                )
             page = contexts[main_page.user][1]
             response = page.goto(main_page.path)
             assert response.status == 200, f"{main_page.path}: HTTP {response.status}"
@@ -124,10 +86,13 @@ def test_no_main_page_overflows_or_clips_its_content(browser, server, pages, app
     assert not problems, f"{len(problems)} layout problems:\n" + "\n".join(problems[:40])
 
 
-def test_the_overflow_check_sees_a_card_wider_than_its_column(browser, server, pages):
-    context, page = signed_in_page(browser, server, pages[0].user, VIEWPORTS[0])
+def test_the_overflow_check_sees_a_card_wider_than_its_column(
+    browser, small_server, main_pages_small
+):
+    first = main_pages_small[0]
+    context, page = signed_in_page(browser, small_server, first.user, VIEWPORTS[0])
     try:
-        page.goto(pages[0].path)
+        page.goto(first.path)
         page.evaluate(
             """() => {
                 const column = document.createElement('div');
