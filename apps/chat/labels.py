@@ -1,10 +1,12 @@
-"""How a conversation is named for one reader: `#name` for a channel, the other members'
-names for a DM ("You" in a DM with oneself)."""
+"""How a conversation or a message is named for one reader: `#name` for a channel, the other
+members' names for a DM ("You" in a DM with oneself), "message from Dana Lee today at 10:42 AM"
+for a message (what its controls say they act on)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -45,4 +47,26 @@ def label_of(db: Session, actor: Employee, channel: Channel) -> str:
     return label(channel, actor.id, member_names(db, [channel.id])[channel.id])
 
 
-__all__ = ["label", "label_of", "member_names"]
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def message_labels(
+    messages: Iterable[tuple[int, str, datetime]], when: Callable[[datetime], str]
+) -> dict[int, str]:
+    """Names for messages shown together, by id, from (id, author's name, posted at) and how
+    to say a time (`when`, e.g. "today at 10:42 AM"): "message from Dana Lee today at 10:42 AM".
+    A later message by the same person in the same minute is the "2nd message from ...", so
+    no two messages on a page share a name."""
+    seen: dict[str, int] = {}
+    out: dict[int, str] = {}
+    for message_id, author, posted in sorted(set(messages)):
+        about = f"message from {author} {when(posted)}"
+        seen[about] = count = seen.get(about, 0) + 1
+        out[message_id] = about if count == 1 else f"{ordinal(count)} {about}"
+    return out
+
+
+__all__ = ["label", "label_of", "member_names", "message_labels", "ordinal"]

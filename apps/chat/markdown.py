@@ -6,19 +6,24 @@ Name` mentions (only of the people a message actually mentions) become chips lin
 profile, `#channel` becomes a link for channels the reader may see, and `:emoji_name:` becomes
 the emoji. Whatever comes out goes through nh3 with a small allowlist, so no user content can
 run script, whatever the parser does.
+
+Search results render their excerpt the same way (`render_snippet`), with the words that
+matched in `<mark>` and links drawn as text, since the whole result is one link.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 import emoji as emoji_lib
 import nh3
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 
 PROFILE_PATH = "/chat/people/{id}"
 CHANNEL_PATH = "/chat/channels/{id}"
@@ -39,6 +44,7 @@ ALLOWED_TAGS = frozenset(
         "li",
         "blockquote",
         "span",
+        "mark",
     }
 )
 ALLOWED_ATTRIBUTES = {
@@ -55,6 +61,9 @@ _WORD = re.compile(r"\w")
 
 _ENV_MENTIONS = "officegym_mentions"
 _ENV_CHANNELS = "officegym_channels"
+_ENV_HIGHLIGHT = "officegym_highlight"
+_ENV_INERT = "officegym_inert_links"
+_LONE_PARAGRAPH = re.compile(r"<p>((?:(?!</?p>).)*)</p>", re.DOTALL)
 
 
 def _after_word(state: StateInline) -> bool:
@@ -107,22 +116,67 @@ def _emoji_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _render_mention(_renderer, tokens, idx, _options, _env) -> str:
+def _highlight_rule(state: StateCore) -> None:
+    """Wrap the words to highlight (`env[_ENV_HIGHLIGHT]`, a compiled pattern) in <mark>,
+    inside text only: never in link targets, code, mentions or emoji short names."""
+    pattern: re.Pattern[str] | None = state.env.get(_ENV_HIGHLIGHT)
+    if pattern is None:
+        return
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        children: list[Token] = []
+        for token in block.children:
+            if token.type != "text" or not pattern.search(token.content):
+                children.append(token)
+                continue
+            at = 0
+            for match in pattern.finditer(token.content):
+                if match.start() > at:
+                    children.append(_text(token.content[at : match.start()]))
+                children.append(Token("mark_open", "mark", 1))
+                children.append(_text(match.group()))
+                children.append(Token("mark_close", "mark", -1))
+                at = match.end()
+            if at < len(token.content):
+                children.append(_text(token.content[at:]))
+        block.children = children
+
+
+def _text(content: str) -> Token:
+    token = Token("text", "", 0)
+    token.content = content
+    return token
+
+
+def _render_mention(_renderer, tokens, idx, _options, env) -> str:
     meta = tokens[idx].meta
+    name = f"@{escapeHtml(meta['name'])}"
+    if env.get(_ENV_INERT):
+        return f'<span class="mention">{name}</span>'
     href = PROFILE_PATH.format(id=int(meta["id"]))
-    return (
-        f'<a class="mention" href="{href}" data-employee-id="{int(meta["id"])}">'
-        f"@{escapeHtml(meta['name'])}</a>"
-    )
+    return f'<a class="mention" href="{href}" data-employee-id="{int(meta["id"])}">{name}</a>'
 
 
-def _render_channel(_renderer, tokens, idx, _options, _env) -> str:
+def _render_channel(_renderer, tokens, idx, _options, env) -> str:
     meta = tokens[idx].meta
+    name = f"#{escapeHtml(meta['name'])}"
+    if env.get(_ENV_INERT):
+        return f'<span class="channel-link">{name}</span>'
     href = CHANNEL_PATH.format(id=int(meta["id"]))
-    return (
-        f'<a class="channel-link" href="{href}" data-channel-id="{int(meta["id"])}">'
-        f"#{escapeHtml(meta['name'])}</a>"
-    )
+    return f'<a class="channel-link" href="{href}" data-channel-id="{int(meta["id"])}">{name}</a>'
+
+
+def _render_link_open(renderer, tokens, idx, options, env) -> str:
+    if env.get(_ENV_INERT):
+        return '<span class="link">'
+    return renderer.renderToken(tokens, idx, options, env)
+
+
+def _render_link_close(renderer, tokens, idx, options, env) -> str:
+    if env.get(_ENV_INERT):
+        return "</span>"
+    return renderer.renderToken(tokens, idx, options, env)
 
 
 def _validate_link(url: str) -> bool:
@@ -139,8 +193,11 @@ def _parser() -> MarkdownIt:
     md.inline.ruler.before("emphasis", "chat_mention", _mention_rule)
     md.inline.ruler.before("emphasis", "chat_channel", _channel_rule)
     md.inline.ruler.before("emphasis", "chat_emoji", _emoji_rule)
+    md.core.ruler.push("chat_highlight", _highlight_rule)
     md.add_render_rule("chat_mention", _render_mention)
     md.add_render_rule("chat_channel", _render_channel)
+    md.add_render_rule("link_open", _render_link_open)
+    md.add_render_rule("link_close", _render_link_close)
     return md
 
 
@@ -182,6 +239,32 @@ def render(
     return sanitize(html).strip()
 
 
+def render_snippet(
+    text: str,
+    matched: Iterable[str] = (),
+    mentions: Mapping[str, int] | None = None,
+    channels: Mapping[str, int] | None = None,
+) -> str:
+    """Sanitised HTML for a search result's excerpt of a message: rendered as `render` does,
+    the `matched` words (as they are written in `text`) in <mark>, links as plain text (the
+    result around it is one link), and a lone paragraph without its <p>."""
+    words = sorted({w for w in matched if w.strip()}, key=lambda w: (-len(w), w))
+    pattern = (
+        re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)", re.IGNORECASE)
+        if words
+        else None
+    )
+    env = {
+        _ENV_MENTIONS: dict(mentions or {}),
+        _ENV_CHANNELS: dict(channels or {}),
+        _ENV_HIGHLIGHT: pattern,
+        _ENV_INERT: True,
+    }
+    html = sanitize(_parser().render(text, env)).strip()
+    lone = _LONE_PARAGRAPH.fullmatch(html)
+    return lone.group(1) if lone else html
+
+
 def render_inline_text(text: str) -> str:
     """Plain text escaped for HTML (topics, names, filenames): never markup."""
     return escapeHtml(text)
@@ -195,5 +278,6 @@ __all__ = [
     "emoji_char",
     "render",
     "render_inline_text",
+    "render_snippet",
     "sanitize",
 ]

@@ -31,7 +31,7 @@ from officegym.seed_data.schema.chat import (
     SavedItem,
 )
 
-from . import markdown
+from . import markdown, times
 from . import search as search_query
 from .access import (
     channel_not_found,
@@ -335,13 +335,7 @@ def message_views(db: Session, actor: Employee, messages: Sequence[Message]) -> 
         ):
             if author not in reply_authors[parent]:
                 reply_authors[parent].append(author)
-    mentioned: dict[int, dict[str, int]] = defaultdict(dict)
-    for message_id, emp_id, name in db.execute(
-        select(Mention.message_id, Employee.id, Employee.display_name)
-        .join(Employee, Employee.id == Mention.employee_id)
-        .where(Mention.message_id.in_(ids))
-    ):
-        mentioned[message_id][name] = emp_id
+    mentioned = _mentioned(db, ids)
     people = refs(
         db, [m.author_id for m in messages] + [a for lst in reply_authors.values() for a in lst]
     )
@@ -385,6 +379,18 @@ def message_views(db: Session, actor: Employee, messages: Sequence[Message]) -> 
             )
         )
     return out
+
+
+def _mentioned(db: Session, ids: Sequence[int]) -> dict[int, dict[str, int]]:
+    """Who each message mentions: {message id: {display name: employee id}}."""
+    mentioned: dict[int, dict[str, int]] = defaultdict(dict)
+    for message_id, emp_id, name in db.execute(
+        select(Mention.message_id, Employee.id, Employee.display_name)
+        .join(Employee, Employee.id == Mention.employee_id)
+        .where(Mention.message_id.in_(ids))
+    ):
+        mentioned[message_id][name] = emp_id
+    return mentioned
 
 
 def message_view(db: Session, actor: Employee, message: Message) -> MessageView:
@@ -602,14 +608,19 @@ def search(
         for c in db.scalars(select(Channel).where(Channel.id.in_({m.channel_id for m in ordered})))
     }
     names = member_names(db, [c.id for c in channel_rows.values() if c.kind != "channel"])
+    mentioned = _mentioned(db, [v.id for v in views])
+    channel_names = _visible_channel_names(db, actor) if views else {}
     hits = []
     for view in views:
         c = channel_rows[view.channel_id]
+        snippet = found[view.id]
         hits.append(
             SearchHit(
                 message=view,
                 channel=channel_item(c, label(c, actor.id, names.get(c.id, []))),
-                snippet_html=found[view.id],
+                snippet_html=markdown.render_snippet(
+                    snippet.text, snippet.matched, mentioned.get(view.id), channel_names
+                ),
             )
         )
     return SearchResults(
@@ -666,7 +677,7 @@ def profile(db: Session, employee_id: int) -> Profile:
 
 def local_time(utc: datetime, timezone: str | None) -> str:
     """`utc` (naive) as a wall-clock time in `timezone`, like "3:05 PM"."""
-    return to_local(utc, timezone).strftime("%I:%M %p").lstrip("0")
+    return times.clock(to_local(utc, timezone))
 
 
 def mention_candidates(db: Session, prefix: str, limit: int = 8) -> list[EmployeeRef]:

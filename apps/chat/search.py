@@ -19,7 +19,6 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from markupsafe import escape
 from sqlalchemy import Select, and_, column, exists, func, or_, select, table, text
 from sqlalchemy.orm import Session
 
@@ -237,13 +236,19 @@ def _filtered(parsed: ParsedQuery, actor: Employee, statement: Select) -> Select
     return statement
 
 
+@dataclass(frozen=True)
+class Snippet:
+    """The stretch of a found message's text a result shows, and the words in it that
+    matched (as written there), for `markdown.render_snippet`."""
+
+    text: str
+    matched: tuple[str, ...] = ()
+
+
 def find(
     db: Session, actor: Employee, parsed: ParsedQuery, page: int, per_page: int
-) -> tuple[int, dict[int, str]]:
-    """(total matches, {message id: snippet HTML}) for one page, newest first.
-
-    Snippet HTML is escaped text with the matched terms in <mark>.
-    """
+) -> tuple[int, dict[int, Snippet]]:
+    """(total matches, {message id: snippet}) for one page, newest first."""
     if parsed.errors:
         return 0, {}
     expression = parsed.fts_expression()
@@ -282,14 +287,16 @@ def find(
     return total, {mid: _marked(raw) for mid, raw in rows}
 
 
-def _marked(raw: str) -> str:
-    html = str(escape(raw or ""))
-    return html.replace(_SNIPPET_OPEN, "<mark>").replace(_SNIPPET_CLOSE, "</mark>")
+def _marked(raw: str) -> Snippet:
+    """FTS5's snippet (matches between the open and close marks) as text and matched words."""
+    raw = raw or ""
+    matched = re.findall(f"{_SNIPPET_OPEN}(.*?){_SNIPPET_CLOSE}", raw, re.DOTALL)
+    text_only = raw.replace(_SNIPPET_OPEN, "").replace(_SNIPPET_CLOSE, "")
+    return Snippet(text_only, tuple(sorted(set(matched))))
 
 
-def _plain_snippet(body: str, limit: int = 160) -> str:
-    flat = " ".join(body.split())
-    return str(escape(flat if len(flat) <= limit else flat[: limit - 1] + "…"))
+def _plain_snippet(body: str, limit: int = 160) -> Snippet:
+    return Snippet(body if len(body) <= limit else body[: limit - 1].rstrip() + "…")
 
 
-__all__ = ["HAS_VALUES", "ParsedQuery", "find", "parse"]
+__all__ = ["HAS_VALUES", "ParsedQuery", "Snippet", "find", "parse"]

@@ -8,15 +8,17 @@ autocomplete, the emoji picker and menus.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from flask import (
     Response,
     abort,
     flash,
+    g,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -41,11 +43,13 @@ from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.chat import Pin
 
-from . import reads, service
+from . import lookups, reads, service, times
 from .blueprint import bp
+from .labels import message_labels
 from .markdown import emoji_char
 
 PAGE_SIZE = 50
+PEOPLE_FIELD = "employee_ids"
 QUICK_REACTIONS = ("thumbsup", "white_check_mark", "eyes", "tada", "heart", "joy", "pray", "fire")
 PICKER_REACTIONS = service.REACTION_EMOJI
 STATUS_CHOICES = (
@@ -74,6 +78,18 @@ def chat_time(value: datetime) -> str:
     return reads.local_time(value, _viewer_tz())
 
 
+@bp.app_template_filter("chat_when")
+def chat_when(value: datetime) -> str:
+    """A time with its day unless it is today, like "Tue, Sep 2 at 3:05 PM"."""
+    return times.when(value, _viewer_tz(), _today())
+
+
+@bp.app_template_filter("chat_when_phrase")
+def chat_when_phrase(value: datetime) -> str:
+    """A time to follow a noun, like "today at 3:05 PM" or "on Tue, Sep 2 at 3:05 PM"."""
+    return times.when_phrase(value, _viewer_tz(), _today())
+
+
 @bp.app_template_filter("chat_datetime")
 def chat_datetime(value: datetime) -> str:
     """The full date and time in the viewer's timezone, for hover titles."""
@@ -93,6 +109,19 @@ def filesize(size: int) -> str:
 def _viewer_tz() -> str | None:
     user = current_user()
     return user.timezone if user is not None else None
+
+
+def _today() -> date:
+    """The viewer's local date by the world clock (read once per request)."""
+    if "chat_today" not in g:
+        g.chat_today = to_local(world_now(get_db()), _viewer_tz()).date()
+    return g.chat_today
+
+
+def _labels(*groups: Iterable[reads.MessageView]) -> dict[int, str]:
+    """What the controls of the messages shown on one page call each message."""
+    shown = [(m.id, m.author.display_name, m.created_at) for group in groups for m in group]
+    return message_labels(shown, chat_when_phrase)
 
 
 def _day_label(value: datetime, today: datetime) -> str:
@@ -260,6 +289,9 @@ def _channel_page(
         channel=detail,
         page=page,
         rows=message_rows(page.messages),
+        msg_labels=_labels(
+            page.messages, [thread_view.parent, *thread_view.replies] if thread_view else []
+        ),
         pin_count=pin_count,
         error=error,
         draft=draft,
@@ -300,16 +332,14 @@ def _details_page(channel_id: int, status: int = 200, error: str | None = None, 
     db = get_db()
     detail = _call(reads.channel, channel_id)
     people = reads.members(db, _actor(), channel_id)
-    member_ids = {p.id for p in people}
-    query = request.args.get("q", "").strip()
-    candidates = [p for p in reads.people(db, query, limit=200) if p.id not in member_ids][:60]
+    invitees, invitee_names = lookups.labelled(db, values.pop("invitees", []))
     return _render(
         "chat/details.html",
         status,
         channel=detail,
         members=people,
-        candidates=candidates,
-        query=query,
+        invitees=invitees,
+        invitee_names=invitee_names,
         error=error,
         values=values,
         active_channel_id=channel_id,
@@ -353,13 +383,18 @@ def set_description(channel_id: int):
 @bp.post("/c/<int:channel_id>/invite")
 @login_required
 def invite(channel_id: int):
-    ids = _ids("employee_ids")
+    picked = _ids(PEOPLE_FIELD)
+    try:
+        ids = _picked_people(picked)
+    except ValidationError as error:
+        return _details_page(channel_id, error.status, error=error.message, invitees=picked)
     if not ids:
         return _details_page(channel_id, 422, error="Choose at least one person to add.")
     return _channel_form_write(
         channel_id,
         lambda: service.invite(get_db(), _actor(), channel_id, ids),
         f"Added {len(ids)} {'person' if len(ids) == 1 else 'people'}.",
+        invitees=ids,
     )
 
 
@@ -413,6 +448,7 @@ def pins(channel_id: int):
         channel=detail,
         heading=f"Pinned in {detail.label if detail.kind != 'channel' else '#' + detail.name}",
         messages=items,
+        msg_labels=_labels(items),
         empty="Nothing is pinned here yet. Pin an important message from its actions menu.",
         active_channel_id=channel_id,
     )
@@ -442,9 +478,10 @@ def new_channel():
             "topic": request.form.get("topic", ""),
             "description": request.form.get("description", ""),
             "is_private": request.form.get("is_private") == "1",
-            "ids": _ids("employee_ids"),
+            "ids": _ids(PEOPLE_FIELD),
         }
         try:
+            values["ids"] = _picked_people(values["ids"])
             created = service.create_channel(
                 get_db(),
                 _actor(),
@@ -459,14 +496,15 @@ def new_channel():
         else:
             flash(f"Created #{created.name}.", "success")
             return redirect(url_for("chat.channel", channel_id=created.id))
-    people = [p for p in reads.people(get_db(), "", limit=500) if p.id != _actor().id]
+    chosen, chosen_names = lookups.labelled(get_db(), values["ids"])
     return _render(
         "chat/new_channel.html",
         status,
         values=values,
         error=error,
         field=field,
-        people=people,
+        chosen=chosen,
+        chosen_names=chosen_names,
         active_page="new",
     )
 
@@ -477,26 +515,44 @@ def new_dm():
     """Pick one or more people and open the conversation with them."""
     error = None
     status = 200
-    chosen: list[int] = []
+    picked: list[int] = []
     if request.method == "POST":
-        chosen = _ids("employee_ids")
+        picked = _ids(PEOPLE_FIELD)
         try:
-            opened = service.open_dm(get_db(), _actor(), chosen)
+            picked = _picked_people(picked)
+            opened = service.open_dm(get_db(), _actor(), picked)
         except (ValidationError, Conflict) as err:
             error, status = err.message, err.status
         else:
             return redirect(url_for("chat.channel", channel_id=opened.id))
-    query = request.args.get("q", "").strip()
-    people = [p for p in reads.people(get_db(), query, limit=500) if p.id != _actor().id]
+    chosen, chosen_names = lookups.labelled(get_db(), picked)
     return _render(
         "chat/new_dm.html",
         status,
-        people=people,
         chosen=chosen,
-        query=query,
+        chosen_names=chosen_names,
         error=error,
         active_page="dm",
     )
+
+
+@bp.get("/lookup/people")
+@login_required
+def lookup_people():
+    """The people the signed-in user may pick whose name or email holds `?q=`, as JSON
+    `[{"id", "label", "detail"}]` for a type-ahead picker; `?channel=` leaves out the people
+    already in that channel."""
+    channel_id = _int_arg("channel")
+    if channel_id is not None:
+        _call(reads.channel, channel_id)
+    return jsonify(lookups.people(get_db(), _actor(), request.args.get("q", ""), channel_id))
+
+
+def _picked_people(ids: list[int]) -> list[int]:
+    """The people a submitted picker stands for: the chosen ids and the one person a name
+    typed without choosing stands for (ValidationError when no one or several are)."""
+    text = request.form.get(PEOPLE_FIELD + lookups.TEXT_SUFFIX, "")
+    return lookups.chosen(get_db(), _actor(), ids, text, field=PEOPLE_FIELD)
 
 
 # -- messages and threads ------------------------------------------------------------------
@@ -689,6 +745,7 @@ def activity():
         "chat/list.html",
         heading="Mentions",
         messages=items,
+        msg_labels=_labels(items),
         empty="When someone @mentions you, it shows up here.",
         active_page="activity",
         more=items[-1].id if len(items) == PAGE_SIZE else None,
@@ -703,6 +760,7 @@ def saved():
         "chat/list.html",
         heading="Saved items",
         messages=items,
+        msg_labels=_labels(items),
         empty="Save messages from their actions menu to find them again here.",
         active_page="saved",
     )

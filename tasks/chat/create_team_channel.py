@@ -24,6 +24,7 @@ from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
 from .base import ChatTemplate
+from .ui import pick_person
 
 if TYPE_CHECKING:
     from officegym.harness.page_actions import PageActions
@@ -114,7 +115,8 @@ class CreateTeamChannel(ChatTemplate):
         actions.fill(actions.find("textbox", "Topic (optional)", exact=True), params["topic"])
         actions.check(actions.find("checkbox", "Make private"))
         for name, title in params["members"]:
-            actions.check(actions.find("checkbox", f"{name} {title}", exact=True))
+            if not pick_person(actions, "Add people (optional)", name, title):
+                raise LookupError(f"the people picker doesn't offer {name} ({title})")
         actions.click(actions.find("button", "Create channel", exact=True))
         actions.send_msg_to_user(
             f"Created the private channel #{params['name']} for the {params['team']} team."

@@ -15,14 +15,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from officegym.tasks import expect
-from officegym.tasks.match import squash, verbatim
+from officegym.tasks.match import verbatim
 from officegym.tasks.protocol import EpisodeContext
 from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
 from ._conversations import dm_expectations, existing_conversation
 from .base import ChatTemplate
-from .ui import post
+from .ui import pick_person, post
 
 if TYPE_CHECKING:
     from officegym.harness.page_actions import PageActions
@@ -47,8 +47,8 @@ class GroupDm(ChatTemplate):
     split = "test"
     difficulty = 3
     difficulty_reason = (
-        "pick two people in New message (the filter narrows a long list), open the group "
-        "conversation, then send the text in it"
+        "pick two people in New message (type each name, choose them from the suggestions), "
+        "open the group conversation, then send the text in it"
     )
     tags = ("form", "search")
     max_steps = 15
@@ -88,14 +88,9 @@ class GroupDm(ChatTemplate):
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         actions.click(actions.find("link", "New message", exact=True))
         for person in (params["a"], params["b"]):
-            actions.fill(actions.find("searchbox", "Find people", exact=True), person)
-            # Checkboxes read "<name> <title>"; the filter hides everyone else.
-            box = next(
-                n.bid
-                for n in actions.nodes
-                if n.bid and n.role == "checkbox" and squash(n.name).startswith(f"{person} ")
-            )
-            actions.check(box)
+            # The picker offers "<name> — <title>"; no one else's name starts with theirs.
+            if not pick_person(actions, "To", person):
+                raise LookupError(f"the To picker doesn't offer {person}")
         actions.click(actions.find("button", "Open conversation", exact=True))
         post(actions, params["text"])
         actions.send_msg_to_user(

@@ -19,7 +19,7 @@ from officegym.tasks.registry import register
 from officegym.tasks.verdict import Verdict
 
 from .base import ChatTemplate
-from .ui import open_details
+from .ui import open_details, pick_person
 
 if TYPE_CHECKING:
     from officegym.harness.page_actions import PageActions
@@ -106,16 +106,12 @@ class InviteMember(ChatTemplate):
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         person = params["person"]
         open_details(actions, params["channel"])
-        actions.fill(actions.find("searchbox", "Find people", exact=True), person)
-        actions.click(actions.find("button", "Find", exact=True))
-        wanted = f"{person} {params['person_title']}"
-        if not actions.exists("checkbox", wanted, exact=True):
+        if not pick_person(actions, "People to add", person, params["person_title"]):
             actions.report_infeasible(
                 f"{person} isn't in the people picker: their account is deactivated, "
                 f"so they can't be added to #{params['channel']}."
             )
             return
-        actions.check(actions.find("checkbox", wanted, exact=True))
         actions.click(actions.find("button", "Add to channel", exact=True))
         actions.send_msg_to_user(f"Added {person} to #{params['channel']}.")
 

@@ -1,13 +1,14 @@
 """The chat moves oracles are made of, each written once: the sidebar, channels and their
 details page, the composer, message search and its results, finding a message on the page,
-its "More actions" menu, its thread, and the People directory.
+its "More actions" menu, its thread, the People directory and the type-ahead people pickers.
 
 Oracles use only what an agent could see: links and buttons by their accessible names, the
 search box, and URLs shown on the page. They never write to the world directly.
 
-Message actions go through the keyboard: an open menu or a toolbar can sit under the
-(transparent) hover toolbar of the message below it (`.msg__actions`, z-index 5 per
-message), where a pointer click would land on that message's buttons instead.
+A message is an article named for its author and time ("Message from Dana Lee today at
+10:42 AM"); its action bar is only on the page while it is hovered or focused, so message
+actions hover the message first and then click, as a person does. Every action names the
+message it acts on ("Pin to channel (message from Dana Lee today at 10:42 AM)").
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ _SIDEBAR = re.compile(r"^(?P<name>\S+?)(?: (?P<mentions>\d+))?(?: , \d+ unread)?
 
 def _side_label(name: str) -> str:
     """A sidebar link's channel or person name without its unread note or mention badge
-    ("deals , 3 unread", "deals 2")."""
-    return re.sub(r"\s+\d+$", "", squash(name).split(" , ")[0]).strip()
+    ("deals , 3 unread", "deals 2"), and a DM's without "Direct message with"."""
+    name = squash(name).removeprefix("Direct message with ")
+    return re.sub(r"\s+\d+$", "", name.split(" , ")[0]).strip()
 
 
 def sidebar_link(actions: PageActions, label: str) -> str | None:
@@ -217,20 +219,33 @@ def holding(snippet: str, author: str | None = None) -> Callable[[Hit], bool]:
 # ---- messages on the page ----------------------------------------------------------------
 
 
+# An article's name: "Message from <author> today at 10:42 AM", "... on Thu, Sep 4 at 9:02 AM";
+# a second one by the same person in the same minute is "2nd message from ...".
+_ARTICLE = re.compile(
+    r"^(?:\d+(?:st|nd|rd|th) )?[Mm]essage from (?P<author>.+?) "
+    r"(?P<when>(?:today|yesterday|on .+?) at (?P<time>\d{1,2}:\d\d [AP]M))$"
+)
+
+
 @dataclass(frozen=True)
 class Message:
-    """One message (article) on the page: its author (the article's name), its visible text
-    (author, time and body, up to its reactions and actions) and that text's parts."""
+    """One message (article) on the page: its author and time (from the article's name, the
+    time as written, like "6:05 PM", and with its day, like "on Thu, Sep 4 at 6:05 PM"), its
+    visible text (author, time and body, up to its reactions and actions) and that text's
+    parts."""
 
     bid: str
     author: str
     text: str
     parts: tuple[str, ...]
+    time: str = ""
+    when: str = ""
 
 
-def _parts(nodes: Sequence[Any], index: int) -> tuple[str, ...]:
-    """The names inside the article at `nodes[index]`, leaving out its forms (reactions), so a
-    reactor's name is not read as the message's."""
+def _parts(nodes: Sequence[Any], index: int, about: str) -> tuple[str, ...]:
+    """The names inside the article at `nodes[index]`, leaving out its forms (reactions,
+    actions) and the controls named for the message (`about`), so a reactor's name or the
+    message's own time is not read as its text."""
     article = nodes[index]
     parts = []
     skip_below: int | None = None
@@ -240,7 +255,7 @@ def _parts(nodes: Sequence[Any], index: int) -> tuple[str, ...]:
         if skip_below is not None and inner.depth > skip_below:
             continue
         skip_below = None
-        if inner.role == "form":
+        if inner.role == "form" or squash(inner.name).endswith(f"({about})"):
             skip_below = inner.depth
             continue
         if inner.name:
@@ -253,9 +268,20 @@ def messages(actions: PageActions) -> list[Message]:
     nodes = list(actions.nodes)
     found = []
     for index, node in enumerate(nodes):
-        if node.role == "article" and node.bid:
-            parts = _parts(nodes, index)
-            found.append(Message(node.bid, squash(node.name), squash(" ".join(parts)), parts))
+        if node.role != "article" or not node.bid:
+            continue
+        name = squash(node.name)
+        named = _ARTICLE.match(name)
+        if named is None:
+            continue
+        author = named["author"]
+        inner = _parts(nodes, index, name[0].lower() + name[1:])
+        if inner and inner[0] == author:
+            inner = inner[1:]
+        parts = (author, named["time"], *inner)
+        found.append(
+            Message(node.bid, author, " ".join(parts), parts, named["time"], named["when"])
+        )
     return found
 
 
@@ -289,12 +315,28 @@ def find_message(
     return found[0]
 
 
+def message_action(actions: PageActions, message: str, action: str) -> str:
+    """Hover the message `message` (its action bar shows) and return the bid of its action
+    whose name starts with `action` ("Reply in thread", "More actions", "React with eyes")."""
+    actions.hover(message)
+    wanted = f"{action} ("
+    for bid in actions.find_all(within=message):
+        if _name_of(actions, bid).startswith(wanted):
+            return bid
+    raise LookupError(f"the message has no {action!r} action")
+
+
 def message_menu(actions: PageActions, locate: Callable[[], str], item: str) -> None:
-    """Open the "More actions" menu of the message `locate()` finds and choose `item`
-    ("Pin to channel", "Edit message", "Link to message"...), from the keyboard (see the
-    module docstring); the message is found again once the menu is open."""
-    actions.press(actions.find(None, "More actions", exact=True, within=locate()), "Enter")
-    actions.press(actions.find(None, item, within=locate()), "Enter")
+    """Open the "More actions" menu of the message `locate()` finds (hovering it shows its
+    action bar) and choose `item` ("Pin to channel", "Edit message", "Link to message"...);
+    the message is found again once the menu is open."""
+    actions.click(message_action(actions, locate(), "More actions"))
+    message = locate()
+    for bid in actions.find_all(within=message):
+        if _name_of(actions, bid).startswith(item):
+            actions.click(bid)
+            return
+    raise LookupError(f"the message's menu has no {item!r}")
 
 
 def open_message(actions: PageActions, channel: str, snippet: str, author: str) -> str:
@@ -306,17 +348,16 @@ def open_message(actions: PageActions, channel: str, snippet: str, author: str) 
 
 
 def open_thread(actions: PageActions, message: str) -> str:
-    """Open the thread of the message `message` (its "Reply in thread" action, from the
-    keyboard: the action bar only takes pointer clicks while the message is hovered) and
-    return the thread panel's bid."""
-    actions.press(actions.find("link", "Reply in thread", exact=True, within=message), "Enter")
+    """Open the thread of the message `message` (hover it, then its "Reply in thread" action)
+    and return the thread panel's bid."""
+    actions.click(message_action(actions, message, "Reply in thread"))
     return actions.find("complementary", "Thread", exact=True)
 
 
 def reply(actions: PageActions, thread: str, text: str) -> None:
     """Send `text` from the reply box of the open thread panel `thread`."""
     actions.fill(actions.find("textbox", "Reply…", exact=True, within=thread), text)
-    actions.click(actions.find("button", "Send", exact=True, within=thread))
+    actions.click(actions.find("button", "Send reply", exact=True, within=thread))
 
 
 def posted_number(actions: PageActions, contact: str, poster: str) -> str:
@@ -341,6 +382,29 @@ def posted_number(actions: PageActions, contact: str, poster: str) -> str:
 # ---- people ------------------------------------------------------------------------------
 
 
+# How often, and how far apart, a picker is looked at for its suggestions to come in.
+_SUGGESTION_LOOKS = 4
+_SUGGESTION_WAIT_MS = 500
+
+
+def pick_person(actions: PageActions, box: str, name: str, title: str | None = None) -> bool:
+    """In the type-ahead people picker labelled `box` ("To", "People to add"), type `name` and
+    choose the option reading "<name> — <title>" (any title when None). False, choosing
+    nothing, when the picker offers no such person."""
+    actions.fill(actions.find("combobox", box, exact=True), name)
+    wanted = f"{name} — {title}" if title is not None else f"{name} — "
+    for _ in range(_SUGGESTION_LOOKS):
+        offered = [n for n in actions.nodes if n.bid and n.role == "option"]
+        for node in offered:
+            if squash(node.name).startswith(wanted):
+                actions.click(node.bid)
+                return True
+        if offered:  # the suggestions (or "No matches") are in, without them
+            return False
+        actions.noop(_SUGGESTION_WAIT_MS)  # the suggestions are still on their way
+    return False
+
+
 def find_person(actions: PageActions, query: str, accept: Callable[[str], bool]) -> str | None:
     """Search the People directory for `query` and return the bid of the first result card
     (reading "<name> <title>") that `accept` takes, or None."""
@@ -361,6 +425,7 @@ __all__ = [
     "find_person",
     "hits",
     "holding",
+    "message_action",
     "message_link",
     "message_menu",
     "messages",
@@ -370,6 +435,7 @@ __all__ = [
     "open_message",
     "open_thread",
     "phrase",
+    "pick_person",
     "post",
     "posted_number",
     "reply",

@@ -83,10 +83,12 @@ def test_create_a_private_channel_and_invite_two_people(
     page.goto(f"{live_server.url}/chat/new")
     page.fill("#name", "deal-room")
     page.check("input[name=is_private]")
-    picks = page.locator("#new-people input[name=employee_ids]")
-    picks.nth(0).check()
-    picks.nth(1).check()
-    chosen = {int(picks.nth(i).get_attribute("value")) for i in (0, 1)}
+    box = page.get_by_role("combobox", name="Add people (optional)")
+    for person in (ui_facts.dm_a, ui_facts.dm_b):
+        box.fill(person.name)
+        page.get_by_role("option", name=re.compile(rf"^{re.escape(person.name)} — ")).click()
+        page.get_by_role("button", name=f"Remove {person.name}").wait_for()
+    chosen = {ui_facts.dm_a.id, ui_facts.dm_b.id}
     page.get_by_role("button", name="Create channel").click()
     page.wait_for_url(re.compile(r"/chat/c/\d+$"))
     assert page.locator("#channel-title").inner_text().strip() == "deal-room"

@@ -4,6 +4,7 @@ staying right through edits, deletes and the store's reset."""
 from __future__ import annotations
 
 from datetime import UTC, timedelta
+from html.parser import HTMLParser
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -195,6 +196,70 @@ def test_snippet_marks_matches_and_escapes_markup(db, facts: ChatFacts):
     assert "<mark>gecko</mark>" in hit.snippet_html
     assert "<script>" not in hit.snippet_html and "&lt;script&gt;" in hit.snippet_html
     assert hit.channel.id == facts.public_id
+
+
+def test_snippet_renders_markdown_and_emoji_as_the_channel_does(db, facts: ChatFacts):
+    actor = employee(db, facts.public_member)
+    service.post_message(db, actor, facts.public_id, "Launch the **gecko** plan _today_ :tada:")
+    html = reads.search(db, actor, "gecko").hits[0].snippet_html
+    assert "<strong><mark>gecko</mark></strong>" in html
+    assert "<em>today</em>" in html and "🎉" in html
+    assert "**" not in html and ":tada:" not in html
+
+
+def test_snippet_marks_every_matched_word_however_it_is_written(db, facts: ChatFacts):
+    actor = employee(db, facts.public_member)
+    service.post_message(db, actor, facts.public_id, "Gecko notes: the gecko and GECKO teams")
+    html = reads.search(db, actor, "gecko").hits[0].snippet_html
+    assert html.count("<mark>") == 3
+    assert "<mark>Gecko</mark>" in html and "<mark>GECKO</mark>" in html
+
+
+def test_snippet_shows_mentions_and_links_as_text_inside_the_one_result_link(db, facts: ChatFacts):
+    actor = employee(db, facts.public_member)
+    body = f"@{facts.dm_a.name} gecko specs at https://example.com/specs"
+    service.post_message(db, actor, facts.public_id, body)
+    html = reads.search(db, actor, "gecko").hits[0].snippet_html
+    assert f'<span class="mention">@{facts.dm_a.name}</span>' in html
+    assert '<span class="link">https://example.com/specs</span>' in html
+    assert "<a " not in html
+
+
+def test_snippet_of_a_filter_only_search_renders_markdown(db, facts: ChatFacts):
+    actor = employee(db, facts.public_member)
+    service.post_message(db, actor, facts.public_id, "Ship **the gecko deck** :rocket:")
+    hits = reads.search(db, actor, f"from:@{facts.public_member.name} in:#{facts.public_name}")
+    assert hits.hits[0].snippet_html == "Ship <strong>the gecko deck</strong> 🚀"
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        "<img src=x onerror=alert(1)>",
+        "[here](javascript:alert(1))",
+        "<a href='javascript:alert(1)'>x</a>",
+        "<script>alert(1)</script>",
+    ],
+)
+def test_rendered_snippets_keep_markup_from_a_message_inert(db, facts: ChatFacts, markup):
+    actor = employee(db, facts.public_member)
+    service.post_message(db, actor, facts.public_id, f"**gecko** {markup}")
+    html = reads.search(db, actor, "gecko").hits[0].snippet_html
+    assert html.startswith("<strong><mark>gecko</mark></strong>")
+    assert tags_and_attributes(html) <= {"strong", "mark", "code", "span", "span.class"}
+
+
+def tags_and_attributes(html: str) -> set[str]:
+    """Every tag in `html`, and every attribute as "tag.attribute"."""
+    found: set[str] = set()
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found.add(tag)
+            found.update(f"{tag}.{name}" for name, _ in attrs)
+
+    Collect().feed(html)
+    return found
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 // Chat enhancements. Every action works without this file (plain forms and links); here we add
-// Enter to send, @/# autocomplete, the attached-files list, list filters, scroll position and
-// closing open action menus.
+// Enter to send, @/# autocomplete, the attached-files list, the emoji picker, scroll position
+// and closing open action menus.
 (function () {
   "use strict";
 
@@ -204,20 +204,6 @@
     }
   }
 
-  // ---- list filters ------------------------------------------------------------------------
-
-  function setupFilter(input) {
-    var target = document.getElementById(input.getAttribute("data-filter-list"));
-    if (!target) return;
-    input.addEventListener("input", function () {
-      var needle = input.value.trim().toLowerCase();
-      target.querySelectorAll("[data-filter-text]").forEach(function (item) {
-        var text = item.getAttribute("data-filter-text").toLowerCase();
-        item.hidden = needle !== "" && text.indexOf(needle) === -1;
-      });
-    });
-  }
-
   // ---- reaction picker: one shared panel, opened next to the button that asked -------------
 
   function setupPicker() {
@@ -267,7 +253,6 @@
 
   function init() {
     document.querySelectorAll("form[data-composer]").forEach(setupComposer);
-    document.querySelectorAll("[data-filter-list]").forEach(setupFilter);
     setupPicker();
     scrollHistory();
     var composer = document.querySelector(".thread form[data-composer] textarea") ||
