@@ -43,7 +43,7 @@ from .fields import (
 )
 
 PER_PAGE_CHOICES = (25, 50, 100, 200)
-DEFAULT_PER_PAGE = 50
+DEFAULT_PER_PAGE = 25
 LEAD_STATUS_CHOICES = ("New", "Working", "Qualified", "Unqualified", "Converted")
 DATE_PRESETS = (
     ("", "Any time"),
@@ -747,13 +747,15 @@ def list_records(
     )
 
 
-def amount_total(db: Session, actor: Employee, args: Mapping[str, str]) -> int:
-    """The summed amount of every opportunity an opportunities list view holds."""
-    params, _ = effective_params("opportunities", args)
-    query = _Query(db, actor, "opportunities", params)
+def conditions(
+    db: Session, actor: Employee, key: str, args: Mapping[str, str]
+) -> tuple[list[Any], dict[str, str]]:
+    """The WHERE conditions a list view's search and filters put on `OBJECTS[key].model` (its
+    own columns and subqueries only, no joins), and the parameters that were bad."""
+    params, _ = effective_params(key, args)
+    query = _Query(db, actor, key, params)
     query.build()
-    total = select(func.coalesce(func.sum(query.model.amount), 0))
-    return int(db.scalar(query.where(query.joined(total, counting=True))) or 0)
+    return query.conditions, query.errors
 
 
 def check(page: ListPage) -> ListPage:
@@ -783,7 +785,6 @@ def export_table(page: ListPage) -> tuple[list[str], list[list[Any]]]:
 
 __all__ = [
     "COLUMNS",
-    "amount_total",
     "DATE_PRESETS",
     "FILTERS",
     "LIST_KEYS",
@@ -794,6 +795,7 @@ __all__ = [
     "ListPage",
     "SavedView",
     "check",
+    "conditions",
     "date_range",
     "effective_params",
     "export_table",

@@ -1,6 +1,7 @@
 """The CRM's main pages in a world, as the rep with the most open deals sees them: home, every
-list view, a record of each kind and its edit form, the pipeline, lead conversion, duplicates
-and their merge, import and reports."""
+list view, a record of each kind and its edit form, the pipeline, lead conversion (as the
+lead's owner, where reps work no leads of their own), duplicates and their merge, import and
+reports."""
 
 from __future__ import annotations
 
@@ -28,9 +29,9 @@ def main_pages(world: Path) -> list[MainPage]:
     try:
         (owner, email) = conn.execute(
             f"SELECT o.owner_id, e.email FROM crm_opportunity o JOIN people_employee e "
-            f"ON e.id = o.owner_id WHERE o.{_OPEN} AND e.is_active AND EXISTS (SELECT 1 FROM "
-            f"crm_lead l WHERE l.owner_id = o.owner_id AND l.status IN {_CONVERTIBLE}) "
-            "GROUP BY o.owner_id ORDER BY count(*) DESC, o.owner_id LIMIT 1"
+            f"ON e.id = o.owner_id WHERE o.{_OPEN} AND e.is_active GROUP BY o.owner_id "
+            f"ORDER BY NOT EXISTS (SELECT 1 FROM crm_lead l WHERE l.owner_id = o.owner_id "
+            f"AND l.status IN {_CONVERTIBLE}), count(*) DESC, o.owner_id LIMIT 1"
         ).fetchone()
         (deal, account, contact) = conn.execute(
             f"SELECT id, account_id, primary_contact_id FROM crm_opportunity WHERE owner_id = ? "
@@ -41,9 +42,11 @@ def main_pages(world: Path) -> list[MainPage]:
             (contact,) = conn.execute(
                 "SELECT id FROM crm_contact WHERE account_id = ? ORDER BY id LIMIT 1", (account,)
             ).fetchone()
-        (lead,) = conn.execute(
-            f"SELECT id FROM crm_lead WHERE owner_id = ? AND status IN {_CONVERTIBLE} "
-            "ORDER BY id LIMIT 1",
+        # The rep's own lead, or else (where reps work no leads) one its owner converts.
+        (lead, lead_user) = conn.execute(
+            f"SELECT l.id, e.email FROM crm_lead l JOIN people_employee e ON e.id = l.owner_id "
+            f"WHERE l.status IN {_CONVERTIBLE} AND e.is_active ORDER BY l.owner_id != ?, l.id "
+            "LIMIT 1",
             (owner,),
         ).fetchone()
         (activity,) = conn.execute(
@@ -77,7 +80,8 @@ def main_pages(world: Path) -> list[MainPage]:
         paths["merge"] = "/crm/contacts/merge?" + urlencode([("ids", i) for i in group])
     paths["import"] = "/crm/import"
     paths["reports"] = "/crm/reports"
-    return [MainPage("crm", name, path, email) for name, path in paths.items()]
+    users = {"convert lead": lead_user}
+    return [MainPage("crm", name, path, users.get(name, email)) for name, path in paths.items()]
 
 
 def _duplicate_group(world: Path) -> list[int]:

@@ -8,6 +8,7 @@ that doesn't exist, or a kind of record there is no such thing as, raises NotFou
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -17,7 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.web.errors import NotFound, ValidationError
-from officegym.seed_data.schema import Employee, Team
+from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.crm import Activity, Lead, Note
 
 from . import duplicates
@@ -27,7 +28,7 @@ from .fields import LEADS, OBJECTS, Field, ObjectType
 MERGE_LIMIT = 3
 RELATED_LIMIT = 10
 MERGEABLE = ("accounts", "contacts", "leads")
-# Departments whose people own and work CRM records (offered as owners in forms and menus).
+# Departments whose people own and work CRM records (offered first by the owner lookups).
 CRM_DEPARTMENTS = ("Sales", "Customer Success", "Marketing", "Executive")
 
 
@@ -164,28 +165,6 @@ def people(db: Session, ids: Iterable[int]) -> dict[int, Person]:
     return {row[0]: Person(*row) for row in rows}
 
 
-def owner_choices(db: Session, actor: Employee, include: Iterable[int] = ()) -> list[Person]:
-    """The people records are assigned to in forms and menus, by name: active employees of the
-    departments that work the CRM (CRM_DEPARTMENTS), the actor, and anyone in `include` (e.g.
-    a record's current owner). A world without those departments offers everyone active."""
-    columns = _PERSON_COLUMNS
-    wanted = {actor.id, *(i for i in include if i is not None)}
-    statement = (
-        select(*columns)
-        .join(Team, Team.id == Employee.team_id)
-        .where(
-            Employee.is_active,
-            Team.department.in_(CRM_DEPARTMENTS) | Employee.id.in_(sorted(wanted)),
-        )
-        .order_by(Employee.display_name, Employee.id)
-    )
-    found = [Person(*row) for row in db.connection().execute(statement).all()]
-    if len(found) <= len(wanted):
-        everyone = select(*columns).where(Employee.is_active).order_by(Employee.display_name)
-        found = [Person(*row) for row in db.connection().execute(everyone)]
-    return found
-
-
 def spec_of(key: str) -> ObjectType:
     """The object type for a URL segment; NotFound for anything else."""
     spec = OBJECTS.get(key)
@@ -242,6 +221,11 @@ def row_of(db: Session, spec: ObjectType, record_id: Any) -> Any:
 # -- history ----------------------------------------------------------------------------------
 
 
+# History events whose values point at a record: a converted lead's account.
+_HISTORY_REFERENCES = {"converted": "account"}
+_MERGED_ID = re.compile(r" \(#\d+\)")
+
+
 def _history_entries(db: Session, spec: ObjectType, record_id: int) -> tuple[HistoryEntry, ...]:
     if spec.history is None:
         return ()
@@ -254,8 +238,10 @@ def _history_entries(db: Session, spec: ObjectType, record_id: int) -> tuple[His
     who = people(db, (r[3] for r in rows))
     refs: dict[str, set[int]] = {}
     for name, old, new, _, _ in rows:
+        kind = _HISTORY_REFERENCES.get(name)
         if spec.has(name) and spec.field(name).is_reference:
             kind = spec.field(name).kind
+        if kind is not None:
             for value in (old, new):
                 if value and value.isdigit():
                     refs.setdefault(kind, set()).add(int(value))
@@ -267,11 +253,18 @@ def _history_entries(db: Session, spec: ObjectType, record_id: int) -> tuple[His
             names[kind] = titles(db, f"{kind}s" if kind != "opportunity" else "opportunities", ids)
 
     def shown(name: str, value: str | None) -> str | None:
-        if value is None or not spec.has(name):
+        if value is None:
+            return value
+        if name == "merged":  # the titles of the records merged in, stored with their ids
+            return _MERGED_ID.sub("", value)
+        kind = _HISTORY_REFERENCES.get(name)
+        if kind is not None and value.isdigit():
+            return names.get(kind, {}).get(int(value), f"a deleted {kind}")
+        if not spec.has(name):
             return value
         f = spec.field(name)
         if f.is_reference and value.isdigit():
-            return names.get(f.kind, {}).get(int(value), f"#{value}")
+            return names.get(f.kind, {}).get(int(value), f"a deleted {f.kind}")
         if f.kind == "money":
             return f"${int(value):,}" if value.lstrip("-").isdigit() else value
         if f.kind == "choice":
@@ -589,7 +582,6 @@ __all__ = [
     "history",
     "merge_ids",
     "merge_view",
-    "owner_choices",
     "people",
     "record",
     "row_of",

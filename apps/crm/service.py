@@ -37,7 +37,7 @@ from officegym.seed_data.clock import stamp
 from officegym.seed_data.schema import Base, Employee
 from officegym.seed_data.schema.crm import Account, Contact, Opportunity
 
-from . import csvio, duplicates
+from . import csvio, duplicates, lookups
 from .access import edit_scope, owner_of, require_edit
 from .duplicates import LikelyDuplicate
 from .fields import (
@@ -117,19 +117,14 @@ def _lookup_account(db: Session, value: Any, label: str) -> int:
         if db.get(Account, value) is None:
             raise FieldError(f"{label}: no account has the id {value}.")
         return value
-    text = str(value)
-    ids = list(
-        db.scalars(
-            select(Account.id).where(func.lower(Account.name) == text.lower()).order_by(Account.id)
-        )
-    )
+    text = " ".join(str(value).split())
+    ids = lookups.accounts_named(db, text)
     if not ids:
-        raise FieldError(f"{label}: no account is named “{text}”. Check the spelling.")
-    if len(ids) > 1:
         raise FieldError(
-            f"{label}: {len(ids)} accounts are named “{text}”. Open the one you mean and "
-            "work from there."
+            f"No account named “{text}”: check the spelling, or pick one from the list."
         )
+    if len(ids) > 1:
+        raise FieldError(f"{len(ids)} accounts are named “{text}”: pick one from the list.")
     return ids[0]
 
 
@@ -138,34 +133,35 @@ def _lookup_contact(db: Session, value: Any, label: str, account_id: int | None)
         if db.get(Contact, value) is None:
             raise FieldError(f"{label}: no contact has the id {value}.")
         return value
-    text = " ".join(str(value).split()).lower()
-    full = func.lower(Contact.first_name + " " + Contact.last_name)
-    query = select(Contact.id).where(full == text).order_by(Contact.id)
-    ids = list(db.scalars(query))
+    text = " ".join(str(value).split())
+    ids = lookups.contacts_named(db, text)
     if account_id is not None and len(ids) > 1:
-        ids = list(db.scalars(query.where(Contact.account_id == account_id))) or ids
+        at_account = select(Contact.id).where(Contact.id.in_(ids), Contact.account_id == account_id)
+        ids = list(db.scalars(at_account.order_by(Contact.id))) or ids
     if not ids:
-        raise FieldError(f"{label}: no contact is named “{value}”.")
+        raise FieldError(
+            f"No contact named “{text}”: check the spelling, or pick one from the list."
+        )
     if len(ids) > 1:
-        raise FieldError(f"{label}: {len(ids)} contacts are named “{value}”.")
+        raise FieldError(f"{len(ids)} contacts are named “{text}”: pick one from the list.")
     return ids[0]
 
 
 def _lookup_employee(db: Session, value: Any, label: str) -> int:
-    employee = None
+    """The active employee `value` names: an id, an email, or a name no one else has."""
     if isinstance(value, int):
         employee = db.get(Employee, value)
+        if employee is None:
+            raise FieldError(f"{label}: choose someone from the company directory.")
     else:
-        text = str(value).strip().lower()
-        employee = db.scalars(
-            select(Employee)
-            .where(
-                (func.lower(Employee.email) == text) | (func.lower(Employee.display_name) == text)
-            )
-            .order_by(Employee.id)
-        ).first()
-    if employee is None:
-        raise FieldError(f"{label}: choose someone from the company directory.")
+        text = " ".join(str(value).split())
+        found = lookups.people_named(db, text)
+        active = [i for i, is_active in found if is_active]
+        if len(active) > 1:
+            raise FieldError(f"Several people are named “{text}”: pick one from the list.")
+        if not found:
+            raise FieldError(f"No owner named “{text}”: pick someone from the list.")
+        employee = db.get(Employee, active[0] if active else found[0][0])
     if not employee.is_active:
         raise FieldError(f"{label}: {employee.display_name} has left and can't own records.")
     return employee.id

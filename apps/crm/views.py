@@ -10,13 +10,14 @@ form a click agent uses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
-from flask import Response, flash, g, redirect, render_template, request, url_for
-from markupsafe import Markup, escape
+from flask import Response, flash, jsonify, redirect, render_template, request, url_for
 
 from officegym.apps.web import current_user, get_db, login_required
 from officegym.apps.web.auth import safe_next
@@ -33,24 +34,23 @@ from officegym.apps.web.localtime import to_local
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.schema import Employee
 
-from . import csvio, duplicates, listing, reads, reports, service
+from . import board, csvio, duplicates, listing, lookups, reads, reports, service
 from .access import can_edit, edit_scope
 from .blueprint import bp
 from .duplicates import LikelyDuplicate
 from .fields import (
     KIND_LABELS,
     LEADS,
-    LOST,
     OBJECTS,
     OPEN_STAGES,
     STAGE_NAMES,
-    WON,
 )
 
 LIST_KEYS = "any(accounts,contacts,leads,opportunities,activities)"
+LOOKUP_KINDS = ("employee", "account", "contact")
+IMPORT_PREVIEW_ROWS = 10
 RECORD_KEYS = "any(accounts,contacts,leads,opportunities,activities,notes)"
 NEW_KEYS = RECORD_KEYS
-BOARD_LIMIT = 50
 
 # -- template filters -------------------------------------------------------------------------
 
@@ -89,6 +89,26 @@ def kind_label(value: str) -> str:
 
 
 # -- shared pieces ------------------------------------------------------------------------------
+
+
+def apart(pairs: list[tuple[Any, Any]]) -> list[str]:
+    """For links listed together as (name, detail) pairs: what to add to each name, unseen, so
+    that no two links read the same: nothing for a name of its own, else " (<detail>)", with a
+    count where that repeats too."""
+    names = Counter(str(name) for name, _ in pairs)
+    full = Counter((str(name), str(detail)) for name, detail in pairs)
+    seen: Counter[tuple[str, str]] = Counter()
+    out = []
+    for name, detail in pairs:
+        key = (str(name), str(detail))
+        seen[key] += 1
+        if names[key[0]] == 1:
+            out.append("")
+        elif full[key] == 1:
+            out.append(f" ({detail})")
+        else:
+            out.append(f" ({detail}, {seen[key]})" if detail else f" ({seen[key]})")
+    return out
 
 
 def _actor() -> Employee:
@@ -136,55 +156,79 @@ def list_url(key: str, params: Mapping[str, Any] | None = None, **extra: Any) ->
 @bp.context_processor
 def _crm_context() -> dict[str, Any]:
     # Record links are built from this prefix: url_for() per row costs a list page milliseconds.
-    return {"crm_list_url": list_url, "crm_objects": OBJECTS, "crm_root": url_for("crm.index")}
+    return {
+        "crm_list_url": list_url,
+        "crm_objects": OBJECTS,
+        "crm_root": url_for("crm.index"),
+        "crm_lookup_sources": {
+            "employee": url_for("crm.lookup_owners"),
+            "account": url_for("crm.lookup_accounts"),
+            "contact": url_for("crm.lookup_contacts"),
+        },
+    }
 
 
-@bp.app_template_global("crm_owner_options")
-def owner_options(people, current: Any = None, titles: bool = True, keep_unknown: bool = True):
-    """The <option>s of an owner menu, `current` selected. Built in Python once per request and
-    menu style (a Jinja loop over hundreds of people costs a page milliseconds per menu)."""
-    cache = g.setdefault("crm_owner_options", {})
-    key = (id(people), titles)
-    if key not in cache:
-        cache[key] = (
-            people,  # keeps id(people) from being reused while cached
-            "".join(
-                f'<option value="{p.id}">'
-                f"{escape(f'{p.display_name} — {p.title}' if titles else p.display_name)}</option>"
-                for p in people
-            ),
-        )
-    options = cache[key][1]
-    chosen = str(current or "")
-    if chosen:
-        marked = options.replace(
-            f'<option value="{chosen}">', f'<option value="{chosen}" selected>', 1
-        )
-        if marked == options and keep_unknown:
-            marked += f'<option value="{escape(chosen)}" selected>{escape(chosen)}</option>'
-        options = marked
-    return Markup(options)
+class Chosen(NamedTuple):
+    """What a lookup box shows: the chosen record's id ("" for none) and its name (or the text
+    typed without choosing)."""
+
+    id: str
+    label: str
 
 
-def _people(*include: int | None) -> list[reads.Person]:
-    """The owner choices for this request's menus (see reads.owner_choices)."""
-    return reads.owner_choices(get_db(), _actor(), [i for i in include if i is not None])
+def _label(kind: str) -> Callable[[int], str | None]:
+    """The name a lookup of `kind` shows for an id, for `lookups.submitted`."""
+    return lambda record_id: lookups.label_of(get_db(), kind, record_id)
 
 
-def _form_values(spec, names=None) -> dict[str, str]:
+def _chosen(kind: str, raw: Any) -> Chosen:
+    """A submitted lookup value (an id, or typed text) as its box shows it again."""
+    if isinstance(raw, Chosen):
+        return raw
+    if isinstance(raw, int) or (isinstance(raw, str) and raw.isdigit() and len(raw) < 12):
+        label = lookups.label_of(get_db(), kind, int(raw))
+        if label is not None:
+            return Chosen(str(raw), label)
+    return Chosen("", str(raw or ""))
+
+
+def _shown(spec, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Form values to show again: each lookup's as its id and name."""
+    shown = dict(values)
+    for name, raw in values.items():
+        if spec.has(name) and spec.field(name).kind in LOOKUP_KINDS:
+            shown[name] = _chosen(spec.field(name).kind, raw)
+    return shown
+
+
+def _form_values(spec, names=None) -> dict[str, Any]:
+    """The submitted values of `spec`'s form fields (a lookup's as its id or typed text)."""
     names = names or [f.name for f in spec.form_fields]
-    return {n: request.form.get(n, "") for n in names if n in request.form}
+    form = request.form
+    values: dict[str, Any] = {}
+    for name in names:
+        kind = spec.field(name).kind
+        if kind in LOOKUP_KINDS and (name in form or name + lookups.TEXT_SUFFIX in form):
+            values[name] = lookups.submitted(form, name, _label(kind))
+        elif name in form:
+            values[name] = form.get(name, "")
+    return values
 
 
 def _display_values(spec, record: reads.Record | None) -> dict[str, Any]:
-    """What the form inputs hold for a stored record (references as their names)."""
+    """What the form inputs hold for a stored record (references as their ids and names)."""
     if record is None:
         return {}
     shown: dict[str, Any] = {}
     for fv in record.fields:
         f = fv.field
         if f.kind in ("account", "contact", "opportunity"):
-            shown[f.name] = fv.link.title if fv.link else ""
+            shown[f.name] = Chosen(str(fv.link.id), fv.link.title) if fv.link else Chosen("", "")
+        elif f.kind == "employee":
+            person = fv.person
+            shown[f.name] = (
+                Chosen(str(person.id), person.display_name) if person else Chosen("", "")
+            )
         elif fv.value is None:
             shown[f.name] = ""
         elif f.kind == "date":
@@ -214,9 +258,13 @@ def index():
         "opportunities",
         {"owner": "me", "stage": "open", "sort": "close_date", "dir": "asc", "per_page": "25"},
     )
+    suffixes = apart(
+        [(a["subject"], f"due {day(a['due_date'])}" if a["due_date"] else "") for a in tasks.rows]
+    )
     return _render(
         "crm/home.html",
         section="home",
+        suffixes=suffixes,
         numbers=numbers,
         tasks=tasks,
         closing=closing,
@@ -236,36 +284,147 @@ def search():
         for key in ("accounts", "contacts", "leads", "opportunities"):
             page = listing.list_records(db, _actor(), key, {"q": query, "per_page": "25"})
             results.append((OBJECTS[key], page))
-    return _render("crm/search.html", section=None, query=query, results=results)
+    found = [
+        ((spec.key, row["id"]), row[page.columns[0].name], _search_detail(spec, row))
+        for spec, page in results
+        for row in page.rows
+    ]
+    suffixes = dict(
+        zip([k for k, _, _ in found], apart([(t, d) for _, t, d in found]), strict=True)
+    )
+    return _render("crm/search.html", section=None, query=query, results=results, suffixes=suffixes)
+
+
+def _search_detail(spec, row: Mapping[str, Any]) -> str:
+    """What tells a search result from another of the same name (in any section)."""
+    more = row.get("account") or row.get("company") or row.get("email") or ""
+    return f"{spec.singular.lower()}{f' at {more}' if more else ''}"
+
+
+# -- lookups ----------------------------------------------------------------------------------
+
+
+def _choices(found: list[lookups.Choice]) -> Response:
+    response = jsonify(found)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/lookup/owners")
+@login_required
+def lookup_owners():
+    """People a lookup box offers as owners while one types `q` (JSON list of `{id, label,
+    detail}`): active employees; with `filter=1` (list filters) also "Me", "My team" and
+    people who have left."""
+    filtering = request.args.get("filter") == "1"
+    q = request.args.get("q", "")
+    return _choices(lookups.people(get_db(), _actor(), q, former=filtering, scopes=filtering))
+
+
+@bp.get("/lookup/accounts")
+@login_required
+def lookup_accounts():
+    """Accounts whose name holds what was typed (`q`), as JSON choices."""
+    return _choices(lookups.accounts(get_db(), request.args.get("q", "")))
+
+
+@bp.get("/lookup/contacts")
+@login_required
+def lookup_contacts():
+    """Contacts whose name or email holds `q`, those of `account` first, as JSON choices."""
+    account = _int(request.args.get("account"))
+    return _choices(lookups.contacts(get_db(), request.args.get("q", ""), account))
 
 
 # -- list views -------------------------------------------------------------------------------
 
 
+_OWNER_SCOPES = {"me": "Me", "team": "My team"}
+# The column that tells apart two rows of a list whose names are the same.
+_ROW_DETAIL = {
+    "accounts": "billing_city",
+    "contacts": "account",
+    "leads": "company",
+    "opportunities": "account",
+    "activities": "due_date",
+}
+
+
+def _owner_filter(args: Mapping[str, str]) -> tuple[dict[str, str], str | None, str]:
+    """A list's or the board's query parameters with the owner filter's lookup read: `owner`
+    as `me`, `team` or an employee id (the name typed into the box, when nothing was chosen,
+    resolved to the one person of that name). Also returns the problem with a typed name, if
+    any (the filter is then left out), and the text typed."""
+    params = dict(args.items())
+    text_name = "owner" + lookups.TEXT_SUFFIX
+    if text_name not in params:
+        return params, None, ""
+    text = " ".join(params.pop(text_name).split())
+    owner = params.get("owner", "").strip()
+    if not text:
+        params["owner"] = ""
+        return params, None, ""
+    if _owner_chosen(owner).label.casefold() == text.casefold():
+        return params, None, text
+    for value, label in _OWNER_SCOPES.items():
+        if text.casefold() in (value, label.casefold()):
+            params["owner"] = value
+            return params, None, text
+    found = lookups.people_named(get_db(), text)
+    if len(found) == 1:
+        params["owner"] = str(found[0][0])
+        return params, None, text
+    params["owner"] = ""
+    if not found:
+        return params, f"No owner named “{text}”: pick someone from the list.", text
+    return params, f"Several people are named “{text}”: pick one from the list.", text
+
+
+def _owner_chosen(owner: str, error: str | None = None, text: str = "") -> Chosen:
+    """What the owner filter's box shows for the `owner` parameter (the typed text when it
+    named no one)."""
+    if error:
+        return Chosen("", text)
+    if owner in _OWNER_SCOPES:
+        return Chosen(owner, _OWNER_SCOPES[owner])
+    if _int(owner) is not None:
+        label = lookups.label_of(get_db(), "employee", int(owner))
+        if label is not None:
+            return Chosen(owner, label)
+    return Chosen("", "")
+
+
 def _list_page(key: str, *, status: int = 200, bulk_error: str | None = None):
     db = get_db()
-    page = listing.list_records(db, _actor(), key, request.args)
+    args, owner_error, owner_text = _owner_filter(request.args)
+    page = listing.list_records(db, _actor(), key, args)
+    if owner_error:
+        page = replace(page, errors={**page.errors, "owner": owner_error})
     filter_names = {}
     for name in ("account_id", "contact_id", "opportunity_id"):
         value = _int(page.params.get(name))
         if value is not None:
             target = {"account_id": "accounts", "contact_id": "contacts"}.get(name, "opportunities")
-            filter_names[name] = reads.titles(db, target, [value]).get(value, f"#{value}")
-    owner_param = page.params.get("owner", "")
-    owner_name = None
-    if _int(owner_param) is not None:
-        owner_name = reads.people(db, [int(owner_param)]).get(int(owner_param))
+            filter_names[name] = reads.titles(db, target, [value]).get(value, "(not found)")
     if page.errors and status == 200:
         status = 422
+    title = page.columns[0].name
+    detail = _ROW_DETAIL[key]
+    suffixes = apart(
+        [
+            (row[title], day(row[detail]) if key == "activities" else row[detail])
+            for row in page.rows
+        ]
+    )
     return _render(
         "crm/list.html",
         status,
         section=key,
         spec=OBJECTS[key],
         page=page,
-        people=_people(_int(owner_param)),
+        owner_chosen=_owner_chosen(page.params.get("owner", ""), owner_error, owner_text),
+        suffixes=suffixes,
         filter_names=filter_names,
-        owner_name=owner_name,
         bulk_fields=service.BULK_FIELDS.get(key, ()),
         date_presets=listing.DATE_PRESETS,
         per_page_choices=listing.PER_PAGE_CHOICES,
@@ -307,7 +466,9 @@ def bulk(key: str):
     db = get_db()
     ids = _ids()
     name = request.form.get("field", "")
-    value = request.form.get("value") or request.form.get(f"value_{name}", "")
+    value: Any = request.form.get("value") or request.form.get(f"value_{name}", "")
+    if "value" not in request.form and name == "owner_id":
+        value = lookups.submitted(request.form, "value_owner_id", _label("employee"))
     back = safe_next(request.form.get("next")) or url_for("crm.list_view", key=key)
     try:
         plan = service.bulk_plan(db, _actor(), key, ids, name, value)
@@ -360,6 +521,21 @@ def _record_page(
     values = _display_values(spec, record)
     if editing is not None and edit_value is not None:
         values[editing] = edit_value
+        values = _shown(spec, values)
+    linked = [
+        (("activities", a.id), a.subject, f"due {day(a.due_date)}" if a.due_date else "open")
+        for a in record.open_activities
+    ]
+    linked += [
+        (("activities", a.id), a.subject, f"completed {day(a.completed_at)}")
+        for a in record.past_activities
+    ]
+    linked += [(("notes", n.id), n.title, f"note of {day(n.created_at)}") for n in record.notes]
+    for rel in record.related:
+        linked += [((rel.key, r["id"]), r["title"], _related_detail(rel.key, r)) for r in rel.rows]
+    suffixes = dict(
+        zip([k for k, _, _ in linked], apart([(t, d) for _, t, d in linked]), strict=True)
+    )
     return _render(
         "crm/record.html",
         status,
@@ -369,15 +545,25 @@ def _record_page(
         values=values,
         editing=editing,
         edit_error=edit_error,
-        people=_people(record.owner.id) if record.can_edit or key in _ACTIVITY_PARENTS else (),
         stages=STAGE_NAMES,
         composer=composer,
-        composer_values=composer_values or {},
+        composer_values=_shown(OBJECTS["activities"], composer_values or {}),
+        me=Chosen(str(actor.id), actor.display_name),
         composer_errors=composer_errors or {},
         activity_parent=_ACTIVITY_PARENTS.get(key),
         today=world_now(db).date(),
         here=url_for("crm.record_view", key=key, record_id=record_id),
+        suffixes=suffixes,
     )
+
+
+def _related_detail(key: str, row: Mapping[str, Any]) -> str:
+    """What tells a related record from another of the same name."""
+    if key == "contacts":
+        return row.get("email") or row.get("title_text") or ""
+    if key == "opportunities":
+        return f"{row['stage']}, closes {day(row['close_date'])}"
+    return row.get("billing_city") or row.get("account_type") or ""
 
 
 # The link column a new activity or note made on a record page gets.
@@ -400,7 +586,10 @@ def record_view(key: str, record_id: int):
 def inline_edit(key: str, record_id: int):
     """Save one field edited inline on the record page."""
     name = request.form.get("field", "")
-    raw = request.form.get("value", "")
+    raw: Any = request.form.get("value", "")
+    spec = OBJECTS[key]
+    if spec.has(name) and spec.field(name).kind in LOOKUP_KINDS:
+        raw = lookups.submitted(request.form, "value", _label(spec.field(name).kind))
     try:
         changes = service.update_field(get_db(), _actor(), key, record_id, name, raw)
     except ValidationError as error:
@@ -408,7 +597,7 @@ def inline_edit(key: str, record_id: int):
             key,
             record_id,
             status=error.status,
-            editing=name if OBJECTS[key].has(name) else None,
+            editing=name if spec.has(name) else None,
             edit_value=raw,
             edit_error=error.errors.get(name, error.message),
         )
@@ -434,11 +623,10 @@ def _form_page(
         section=key,
         spec=spec,
         record=record,
-        values=values,
+        values=_shown(spec, values),
         errors=errors or {},
         message=message,
         duplicates=duplicates_found,
-        people=_people(record.owner.id if record else None),
         context_links={
             n: request.values.get(n, "")
             for n in ("account_id", "contact_id", "opportunity_id")
@@ -600,7 +788,7 @@ def log_on_record(key: str, record_id: int, composer: str):
             record_id,
             status=error.status,
             composer=composer,
-            composer_values={k: str(v) for k, v in values.items()},
+            composer_values=values,
             composer_errors=error.errors,
         )
     done = {
@@ -621,33 +809,42 @@ def log_on_record(key: str, record_id: int, composer: str):
 @bp.get("/pipeline")
 @login_required
 def pipeline():
-    """Opportunities as cards in stage columns; each card moves by drag and drop or its
-    stage menu. Closed columns show deals closed this quarter."""
+    """Opportunities as cards in stage columns, the biggest deals first and a bounded number
+    per column ("Show more" asks a column for more); each card moves by drag and drop or its
+    Move menu. Closed columns show deals closed this quarter."""
     db = get_db()
-    actor = _actor()
-    owner = request.args.get("owner", "")
-    q = request.args.get("q", "")
-    close = request.args.get("close", "")
-    columns = []
-    base = {"owner": owner, "q": q, "close": close, "per_page": str(BOARD_LIMIT)}
-    errors: dict[str, str] = {}
-    for stage in (*OPEN_STAGES, WON, LOST):
-        params = {**base, "stage": stage, "sort": "close_date", "dir": "asc"}
-        if stage in (WON, LOST) and not close:
-            params["close"] = "this_quarter"
-        page = listing.list_records(db, actor, "opportunities", params)
-        errors.update(page.errors)
-        columns.append((stage, page, listing.amount_total(db, actor, params)))
+    args, owner_error, owner_text = _owner_filter(request.args)
+    data = board.pipeline(db, _actor(), args)
+    errors = dict(data.errors)
+    if owner_error:
+        errors["owner"] = owner_error
+    limits = {board.limit_param(c.stage): c.limit for c in data.columns if c.limit > board.CARDS}
+    filters = {k: v for k, v in data.params.items() if v}
+    more = {
+        c.stage: url_for(
+            "crm.pipeline",
+            **filters,
+            **{**limits, board.limit_param(c.stage): c.limit + board.CARDS},
+        )
+        + f"#col-{c.slug}"
+        for c in data.columns
+        if c.hidden > 0
+    }
+    cards = [(c.stage, card) for c in data.columns for card in c.cards]
+    shown = apart([(card.name, f"{card.account}, {stage}") for stage, card in cards])
     return _render(
         "crm/pipeline.html",
         422 if errors else 200,
+        suffixes={card.id: suffix for (_, card), suffix in zip(cards, shown, strict=True)},
         section="pipeline",
-        columns=columns,
-        owner=owner,
-        q=q,
-        close=close,
+        board=data,
+        board_cards=board.CARDS,
+        more=more,
+        owner=data.params["owner"],
+        owner_chosen=_owner_chosen(data.params["owner"], owner_error, owner_text),
+        q=data.params["q"],
+        close=data.params["close"],
         errors=errors,
-        people=_people(_int(owner)),
         stages=STAGE_NAMES,
         date_presets=listing.DATE_PRESETS,
         here=request.full_path.rstrip("?"),
@@ -686,7 +883,7 @@ def _convert_page(lead_id: int, status: int = 200, error: str | None = None, err
         error=error,
         errors=errors or {},
         duplicates=kw.get("duplicates", ()),
-        people=_people(lead.owner_id),
+        owner=_chosen("employee", form["owner_id"]),
     )
 
 
@@ -697,7 +894,8 @@ def convert(lead_id: int):
     and contacts it may already be offered first."""
     if request.method == "GET":
         return _convert_page(lead_id)
-    form = request.form.to_dict()
+    form: dict[str, Any] = request.form.to_dict()
+    form["owner_id"] = lookups.submitted(request.form, "owner_id", _label("employee"))
     account_choice = form.get("account_choice", "new")
     contact_choice = form.get("contact_choice", "new")
     try:
@@ -710,7 +908,7 @@ def convert(lead_id: int):
             contact_id=_int(contact_choice) if contact_choice != "new" else None,
             create_opportunity=form.get("create_opportunity") == "1",
             opportunity_name=form.get("opportunity_name"),
-            owner_id=form.get("owner_id") or None,
+            owner_id=form["owner_id"] if form["owner_id"] != "" else None,
             allow_duplicate=form.get("allow_duplicate") == "1",
         )
     except ValidationError as error:
@@ -744,13 +942,64 @@ def duplicates_view():
     if key not in reads.MERGEABLE:
         key = "contacts"
     groups = duplicates.duplicate_groups(get_db(), key)
+    records = [r for g in groups for r in g.records]
+    shown = apart([(r.title, f"created {day(r.created_at)}") for r in records])
     return _render(
         "crm/duplicates.html",
+        suffixes={r.id: suffix for r, suffix in zip(records, shown, strict=True)},
         section="duplicates",
         key=key,
         spec=OBJECTS[key],
         groups=groups,
         objects=[OBJECTS[k] for k in reads.MERGEABLE],
+    )
+
+
+def _merge_names(view: reads.MergeView) -> dict[int, str]:
+    """A name per record of a merge that tells it from the others: its title, then with its
+    creation date, then with its column, as far as titles repeat."""
+    titles = [r.title for r in view.records]
+    with_dates = [f"{r.title} (created {day(r.created_at)})" for r in view.records]
+    names = {}
+    for index, record in enumerate(view.records):
+        if titles.count(record.title) == 1:
+            names[record.id] = record.title
+        elif with_dates.count(with_dates[index]) == 1:
+            names[record.id] = with_dates[index]
+        else:
+            names[record.id] = f"{record.title} (record {index + 1} of {len(view.records)})"
+    return names
+
+
+def _same_looking(view: reads.MergeView) -> set[str]:
+    """Fields whose differing values read the same on two records (e.g. two people of one name):
+    their radios name the record too."""
+    same = set()
+    for name in view.differing:
+        shown = []
+        for record in view.records:
+            fv = next(v for v in record.fields if v.field.name == name)
+            if fv.person is not None:
+                shown.append(fv.person.display_name)
+            elif fv.link is not None:
+                shown.append(fv.link.title)
+            else:
+                shown.append("" if fv.value is None else str(fv.value).strip())
+        if len(set(shown)) < len(shown):
+            same.add(name)
+    return same
+
+
+def _merge_page(key: str, view: reads.MergeView, status: int = 200, **context: Any):
+    return _render(
+        "crm/merge.html",
+        status,
+        section="duplicates",
+        view=view,
+        spec=OBJECTS[key],
+        names=_merge_names(view),
+        same_looking=_same_looking(view),
+        **context,
     )
 
 
@@ -762,15 +1011,7 @@ def merge(key: str):
     ids = _ids()
     if request.method == "GET":
         view = reads.merge_view(db, _actor(), key, ids)
-        return _render(
-            "crm/merge.html",
-            section="duplicates",
-            view=view,
-            spec=OBJECTS[key],
-            master=view.records[0].id,
-            picks={},
-            error=None,
-        )
+        return _merge_page(key, view, master=view.records[0].id, picks={}, error=None)
     master = _int(request.form.get("master_id"))
     picks = {
         f.name: _int(request.form.get(f"pick_{f.name}"))
@@ -781,16 +1022,7 @@ def merge(key: str):
         kept = service.merge(db, _actor(), key, ids, master, picks)
     except ValidationError as error:
         view = reads.merge_view(db, _actor(), key, ids)
-        return _render(
-            "crm/merge.html",
-            error.status,
-            section="duplicates",
-            view=view,
-            spec=OBJECTS[key],
-            master=master,
-            picks=picks,
-            error=error.message,
-        )
+        return _merge_page(key, view, error.status, master=master, picks=picks, error=error.message)
     flash(f"Merged {len(ids)} {OBJECTS[key].plural.lower()} into one.", "success")
     return redirect(url_for("crm.record_view", key=key, record_id=kept))
 
@@ -862,6 +1094,17 @@ def import_preview():
         results = service.plan_import(get_db(), _actor(), table, mapping)
     except ValidationError as error:
         mapping_error, status = error.message, error.status
+    shown_ids: dict[str, set[int]] = {"account_id": set(), "owner_id": set()}
+    for result in [r for r in results or () if r.ok][:IMPORT_PREVIEW_ROWS]:
+        for name, ids in shown_ids.items():
+            if isinstance(result.values.get(name), int):
+                ids.add(result.values[name])
+    names = {
+        "account_id": reads.titles(get_db(), "accounts", shown_ids["account_id"]),
+        "owner_id": {
+            i: p.display_name for i, p in reads.people(get_db(), shown_ids["owner_id"]).items()
+        },
+    }
     return _render(
         "crm/import_preview.html",
         status,
@@ -873,6 +1116,8 @@ def import_preview():
         mapping_error=mapping_error,
         labels=_import_labels(),
         fields=csvio.IMPORT_FIELDS,
+        names=names,
+        preview_rows=IMPORT_PREVIEW_ROWS,
     )
 
 
@@ -915,9 +1160,17 @@ def reports_view():
         get_db(), _actor(), request.args.get("scope", ""), request.args.get("close", "")
     )
     top = max([f.amount for _, f in data.stages] + [1])
+    cells = [
+        ((line.owner_id, stage), money(line.stages[stage].amount) or "$0", f"{line.owner}, {stage}")
+        for line in data.owners
+        for stage in OPEN_STAGES
+        if line.stages[stage].count
+    ]
+    shown = apart([(amount, where) for _, amount, where in cells])
     return _render(
         "crm/reports.html",
         section="reports",
+        suffixes={key: suffix for (key, _, _), suffix in zip(cells, shown, strict=True)},
         data=data,
         top=top,
         scopes=reports.SCOPES,

@@ -1,6 +1,6 @@
-"""The CRM's people as templates pick them: who the owner menus offer, and who may edit whose
-records. Edit rights are the app's own (`officegym.apps.crm.access`), asked through a
-read-only session over the template's connection, never re-derived here."""
+"""The CRM's people as templates pick them: who the owner lookups offer first, and who may
+edit whose records. Edit rights are the app's own (`officegym.apps.crm.access`), asked
+through a read-only session over the template's connection, never re-derived here."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from officegym.tasks.session import read_session
 
 
 def crm_people(world: sqlite3.Connection) -> list[tuple[int, str, str, str]]:
-    """(id, display name, email, role) of the active people the CRM's owner menus offer,
-    by id."""
+    """(id, display name, email, role) of the active people the CRM's owner lookups offer
+    first (its departments), by id."""
     marks = ", ".join("?" for _ in CRM_DEPARTMENTS)
     return world.execute(
         f"""
@@ -33,7 +33,7 @@ def crm_people(world: sqlite3.Connection) -> list[tuple[int, str, str, str]]:
 
 
 def crm_person_ids(world: sqlite3.Connection) -> set[int]:
-    """Ids of the active people the CRM's owner menus offer (its departments)."""
+    """Ids of the active people the CRM's owner lookups offer first (its departments)."""
     return {person[0] for person in crm_people(world)}
 
 

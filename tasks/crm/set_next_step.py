@@ -23,7 +23,7 @@ from officegym.tasks.verdict import Verdict
 from ._calendar import today
 from ._duplicates import duplicated_accounts
 from .base import CrmTemplate
-from .ui import edit_in_place, open_record
+from .ui import edit_in_place, open_record, record_link
 
 if TYPE_CHECKING:
     from officegym.harness.page_actions import PageActions
@@ -116,7 +116,7 @@ class SetNextStep(CrmTemplate):
 
     def solve(self, actions: PageActions, params: Mapping[str, Any]) -> None:
         open_record(actions, "Accounts", params["account"])
-        actions.click(actions.find("link", params["deal"], exact=True))
+        actions.click(record_link(actions, params["deal"]))
         edit_in_place(actions, "Next step", params["step"])
         actions.send_msg_to_user(f"Set the next step of {params['deal']} to “{params['step']}”.")
 

@@ -6,8 +6,10 @@ and the duplicate-merge and lead-conversion pages.
 Oracles use only what an agent could see: links, buttons and fields by their accessible names,
 the search box, and URLs shown on the page. They never write to the world directly.
 
-Owner menus label people "Name — Title" in forms and plain "Name" in list filters and bulk
-menus; `fill_fields` picks the right option either way, as an agent reading the menu would.
+People, accounts and contacts are picked with type-ahead lookups: a box (role combobox) that
+lists matching options as one types, each read "Name — detail" (a title, a city, an account).
+`fill_fields` types the name and picks the option of that name, as an agent reading the list
+would; menus (selects) get their option picked the same way.
 """
 
 from __future__ import annotations
@@ -50,7 +52,20 @@ def open_record(actions: PageActions, section: str, title: str, query: str | Non
     )
     if region is None:
         raise LookupError(f"the search results have no {section} section")
-    actions.click(actions.find("link", title, exact=True, within=region))
+    actions.click(record_link(actions, title, within=region))
+
+
+def record_link(actions: PageActions, title: str, within: str | None = None) -> str:
+    """The bid of the link to the record called `title`: named exactly so, or, where records
+    of one name are listed together, "`title` (<what tells it apart>)" (the first such)."""
+    exact = actions.find_all("link", title, exact=True, within=within)
+    if exact:
+        return exact[0]
+    for bid in actions.find_all("link", f"{title} (", within=within):
+        name = squash(next(n.name for n in actions.nodes if n.bid == bid) or "")
+        if name.startswith(f"{title} ("):
+            return bid
+    return actions.find("link", title, exact=True, within=within)
 
 
 # ---- forms ---------------------------------------------------------------------------------
@@ -70,6 +85,33 @@ def field(actions: PageActions, label: str, within: str | None = None) -> tuple[
     raise LookupError(f"no form field labelled {label!r} on the page")
 
 
+# How often to look again for a lookup's options before leaving the typed name to the server.
+_LOOKUP_LOOKS = 4
+
+
+def _is_lookup(node: Any) -> bool:
+    """Whether a combobox node is a type-ahead lookup (a select's popup is a menu)."""
+    return node.role == "combobox" and "haspopup=listbox" in node.states
+
+
+def choose(actions: PageActions, bid: str, label: str, value: str) -> None:
+    """Type `value` into the lookup box `bid` (labelled `label`) and pick its option that reads
+    `value`, or "`value` — <detail>" (the first of those); if no option shows, the typed name
+    stays for the server to resolve."""
+    actions.fill(bid, value)
+    for _ in range(_LOOKUP_LOOKS):
+        listbox = actions.find_all("listbox", f"{label} suggestions", exact=True)
+        if listbox:
+            names = {n.bid: squash(n.name or "") for n in actions.nodes if n.bid}
+            options = actions.find_all("option", within=listbox[0])
+            exact = [o for o in options if names[o] == value]
+            near = [o for o in options if names[o].startswith(f"{value} — ")]
+            if exact or near:
+                actions.click((exact or near)[0])
+                return
+        actions.noop(250)
+
+
 def _pick_option(actions: PageActions, bid: str, value: str) -> None:
     """Select the option of menu `bid` that reads `value` or "`value` — <title>"."""
     options = set(actions.find_all("option", within=bid, include_hidden=True))
@@ -82,11 +124,15 @@ def _pick_option(actions: PageActions, bid: str, value: str) -> None:
 
 
 def fill_fields(actions: PageActions, values: Mapping[str, str], within: str | None = None) -> None:
-    """Set each labelled field: pick the option of a select (a person's "Name — Title" by the
-    name alone), tick or clear a checkbox, type into anything else (dates as YYYY-MM-DD)."""
+    """Set each labelled field: type a name into a lookup and pick its option (a person's
+    "Name — Title" by the name alone), pick the option of a select, tick or clear a checkbox,
+    type into anything else (dates as YYYY-MM-DD)."""
     for label, value in values.items():
         bid, role = field(actions, label, within)
-        if role in ("combobox", "listbox"):
+        node = next(n for n in actions.nodes if n.bid == bid)
+        if _is_lookup(node):
+            choose(actions, bid, label, value)
+        elif role in ("combobox", "listbox"):
             _pick_option(actions, bid, value)
         elif role == "checkbox":
             (actions.check if value else actions.uncheck)(bid)
@@ -114,12 +160,13 @@ def log_on_record(
     actions: PageActions, composer: str, values: Mapping[str, str], button: str = "Save"
 ) -> None:
     """On a record page: open the activity composer `composer` ("Log a call", "New task",
-    "New event", "Log an email", "New note"), fill it and save."""
+    "New event", "Log an email", "New note"), fill it and press its `button` ("Save call",
+    "Save note"...; "Save" finds the composer's own)."""
     toggle = actions.find(None, composer, exact=True)
     actions.click(toggle)
     group = _parent_group(actions, toggle)
     fill_fields(actions, values, within=group)
-    actions.click(actions.find("button", button, exact=True, within=group))
+    actions.click(actions.find("button", button, within=group))
 
 
 def _parent_group(actions: PageActions, bid: str) -> str | None:
@@ -196,9 +243,12 @@ class ListRow:
 
 def list_rows(actions: PageActions) -> list[ListRow]:
     """The record rows of the list view's table on the page (none when the list is empty and
-    the page shows no table)."""
+    the page shows no table); LookupError if the list goes on over more pages."""
     if not actions.find_all("table"):
         return []
+    pager = actions.find_all("navigation", "Pages", exact=True)
+    if pager and actions.find_all("link", "Next", exact=True, within=pager[0]):
+        raise LookupError("the list goes on over more pages; show more rows per page")
     names = {n.bid: squash(n.name or "") for n in actions.nodes if n.bid}
     table = actions.find("table")
     headers = [names[b] for b in actions.find_all("columnheader", within=table)]
@@ -231,8 +281,9 @@ def open_list(actions: PageActions, section: str, view: str) -> None:
 
 
 def filter_list(actions: PageActions, values: Mapping[str, str]) -> None:
-    """Set the list view's filters by label ("Owner", "Stage", "Search") and apply them."""
-    fill_fields(actions, values)
+    """Set the list view's filters by label ("Owner", "Stage", "Search") and apply them, with
+    the most rows per page (so one page holds the whole answer) unless `values` say otherwise."""
+    fill_fields(actions, {**values, "Rows per page": values.get("Rows per page", "200")})
     actions.click(actions.find("button", "Apply filters", exact=True))
 
 
@@ -244,13 +295,14 @@ def open_duplicate_group(actions: PageActions, section: str, title: str) -> None
     then "Compare and merge" on the group headed by the record called `title`."""
     actions.click(actions.find("link", "Duplicates", exact=True))
     tabs = actions.find("navigation", "Object", exact=True)
-    actions.click(actions.find("link", section, exact=True, within=tabs))
+    actions.click(actions.find("link", f"Duplicate {section}", exact=True, within=tabs))
     heading = f"{title} — "
     seen = False
     for node in actions.nodes:
-        if node.role == "heading" and squash(node.name).startswith(heading):
+        name = squash(node.name or "")
+        if node.role == "heading" and name.startswith(heading):
             seen = True
-        elif seen and node.bid and node.role == "link" and node.name == "Compare and merge":
+        elif seen and node.bid and node.role == "link" and name.startswith("Compare and merge"):
             actions.click(node.bid)
             return
     raise LookupError(f"no duplicate group headed {title!r}")
@@ -270,9 +322,15 @@ def merge_column(actions: PageActions, title: str) -> int:
 
 
 def merge_records(actions: PageActions, keep: int, picks: Mapping[str, int]) -> None:
-    """On the merge page: keep the record of column `keep`, take each field labelled in
-    `picks` from the record of the given column (fields whose values differ), and merge."""
-    actions.click(actions.find("radio", "Keep this record", exact=True, nth=keep))
+    """On the merge page: keep the record of column `keep` (its radio "Keep <record>"), take
+    each field labelled in `picks` from the record of the given column (fields whose values
+    differ), and merge."""
+    keepers = [
+        n.bid
+        for n in actions.nodes
+        if n.bid and n.role == "radio" and squash(n.name or "").startswith("Keep ")
+    ]
+    actions.click(keepers[keep])
     for label, column in picks.items():
         radios = actions.find_all("radio", f"(keep for {label})")
         if radios:
@@ -307,6 +365,7 @@ def convert_form(actions: PageActions, opportunity: str | None) -> None:
 __all__ = [
     "READ_ONLY",
     "ListRow",
+    "choose",
     "convert_form",
     "edit_in_place",
     "edit_record",
@@ -323,6 +382,7 @@ __all__ = [
     "open_record",
     "page_says",
     "record_field",
+    "record_link",
     "require_read_only",
     "row_links",
     "search",

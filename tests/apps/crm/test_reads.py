@@ -68,13 +68,6 @@ def test_merge_view_needs_two_or_three_records_of_a_mergeable_kind(db, facts):
         reads.merge_view(db, admin, "opportunities", [1, 2])
 
 
-def test_owner_choices_always_offer_the_actor_and_the_current_owner(db, facts):
-    actor = employee(db, facts.bystander)
-    ids = {p.id for p in reads.owner_choices(db, actor, [facts.rep.id])}
-    assert {facts.bystander.id, facts.rep.id} <= ids
-    assert facts.inactive.id not in ids
-
-
 def test_conversion_candidates_offer_the_account_a_lead_already_is(db, facts):
     rep = employee(db, facts.rep)
     existing = db.get(Account, facts.duplicate_accounts[0])

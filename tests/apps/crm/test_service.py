@@ -89,7 +89,7 @@ def test_unknown_account_name_is_a_field_error(db, store, world, facts):
             "contacts",
             {"first_name": "Ada", "last_name": "Quill", "account_id": "No Such Company"},
         )
-    assert "no account is named" in caught.value.errors["account_id"]
+    assert "No account named “No Such Company”" in caught.value.errors["account_id"]
     _nothing_written(db, store, world)
 
 

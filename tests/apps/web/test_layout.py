@@ -51,6 +51,18 @@ OVERFLOW = """() => {
                     `${e.clientWidth}x${e.clientHeight} box`);
     }
     const box = e.getBoundingClientRect();
+    if (style.overflowX === 'visible') {
+      // A box that does not clip: its in-flow children must stay inside it.
+      for (const child of e.children) {
+        const cs = getComputedStyle(child);
+        if (cs.position === 'absolute' || cs.position === 'fixed' || cs.display === 'none') continue;
+        const c = child.getBoundingClientRect();
+        if (c.width > 0 && (c.right > box.right + 1 || c.left < box.left - 1)) {
+          problems.push(`${describe(child)}: ${Math.round(c.width)}px wide, sticks out of ` +
+                        `its ${Math.round(box.width)}px box ${describe(e)}`);
+        }
+      }
+    }
     if (box.right > window.innerWidth + 1 && box.width > 0 && !inScrollBox(e)) {
       problems.push(`${describe(e)}: cut off at the window's right edge (${Math.round(box.right)}px)`);
     }
@@ -86,27 +98,20 @@ def test_no_main_page_overflows_or_clips_its_content(
     assert not problems, f"{len(problems)} layout problems:\n" + "\n".join(problems[:40])
 
 
-def test_the_overflow_check_sees_a_card_wider_than_its_column(
-    browser, small_server, main_pages_small
-):
-    first = main_pages_small[0]
-    context, page = signed_in_page(browser, small_server, first.user, VIEWPORTS[0])
+def test_the_overflow_check_sees_a_card_wider_than_its_column_and_a_clipped_name(browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
-        page.goto(first.path)
-        page.evaluate(
-            """() => {
-                const column = document.createElement('div');
-                column.style.width = '120px';
-                column.innerHTML = '<div style="width: 300px">A card too wide</div>';
-                document.querySelector('main').append(column);
-                const name = document.createElement('div');
-                name.style.cssText = 'width: 60px; overflow: hidden; white-space: nowrap';
-                name.textContent = 'Alexandria Montgomery-Richardson';
-                document.querySelector('main').append(name);
-            }"""
+        page.set_content(
+            "<main><div style='width: 120px'><div style='width: 300px'>A card too wide</div>"
+            "</div><div style='width: 60px; overflow: hidden; white-space: nowrap'>"
+            "Alexandria Montgomery-Richardson</div>"
+            "<div style='width: 60px; overflow: hidden; white-space: nowrap; "
+            "text-overflow: ellipsis' title='Deliberately shortened'>Deliberately shortened"
+            "</div></main>"
         )
         problems = page.evaluate(OVERFLOW)
     finally:
-        context.close()
-    assert any("A card too wide" in p and "overflows" in p for p in problems)
-    assert any("Alexandria" in p for p in problems)
+        page.close()
+    assert any("A card too wide" in p and "sticks out" in p for p in problems), problems
+    assert any("Alexandria" in p for p in problems), problems
+    assert not any("Deliberately" in p for p in problems), problems

@@ -30,7 +30,7 @@
     }
   });
 
-  // Pipeline board: dropping a card on a column submits the card's own stage form.
+  // Pipeline board: dropping a card on a column presses that stage's button in the card's Move menu.
   var dragged = null;
   document.addEventListener("dragstart", function (event) {
     var card = event.target.closest && event.target.closest("[data-deal]");
@@ -63,11 +63,11 @@
     if (!column || !dragged) return;
     event.preventDefault();
     var stage = column.getAttribute("data-stage");
-    var form = dragged.querySelector("form");
-    var select = form && form.querySelector("select[name=stage]");
-    if (!select || select.value === stage) return;
-    select.value = stage;
+    var button = Array.prototype.find.call(dragged.querySelectorAll("button[name=stage]"), function (b) {
+      return b.value === stage;
+    });
+    if (!button) return;
     column.querySelector(".board__cards").appendChild(dragged);
-    form.submit();
+    button.form.requestSubmit(button);
   });
 })();
