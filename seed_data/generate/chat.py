@@ -4,21 +4,32 @@ few attachments.
 
 Messages are drafted per channel, then numbered in time order, so ids increase with time in
 every channel and thread replies always follow their parent.
+
+Text comes from the topic banks of `chat_text`, filled with world entities and everyday values
+(days, times, figures, colleagues), and is drawn again when it is already taken, so almost
+every post reads differently. Company notices are posted by the team that owns them (HR posts
+benefits, IT posts the wifi). Replies keep to their root's topic and name what the root named;
+the poster or the person asked answers, and some threads end with a reply that settles the
+next step.
 """
 
 from __future__ import annotations
 
 import re
+import string
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from functools import cache, partial
+from typing import Any
 
 from ..schema.crm import CLOSED_STAGES
 from . import chat_text as text
 from .context import PhoneStatement, Ref, Row, World, render
 from .people import REVENUE_TEAMS
 from .places import BY_NAME, to_local, to_utc
+from .variants import vary
 
 _WINDOW_DAYS = 90
 _UNSET = datetime.combine(date(1970, 1, 1), time())
@@ -55,7 +66,8 @@ class _Channel:
 
 @dataclass
 class _Draft:
-    """A message before it has an id."""
+    """A message before it has an id: its text, the slots it was filled with and the topic
+    its replies keep to."""
 
     channel: _Channel
     author_id: int
@@ -69,6 +81,11 @@ class _Draft:
     attachment: tuple[str, str, bytes] | None = None
     phone: tuple[Row, str] | None = None
     kind: str = "chatter"
+    topic: text.Topic | None = None
+    slots: _Slots = field(default_factory=lambda: _Slots({}))
+    answerer: int | None = None
+    used: set[str] = field(default_factory=set)
+    last_text: str = ""
     row: Row = field(default_factory=dict)
 
 
@@ -76,12 +93,116 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:60].strip("-")
 
 
-def _day(value: datetime) -> str:
+def _day(value: datetime | date) -> str:
     return f"{value:%b} {value.day}"
+
+
+def _workday(day: date) -> date:
+    """`day`, or the Monday after it if it falls on a weekend."""
+    return day + timedelta(days=(7 - day.weekday()) % 7 if day.weekday() >= 5 else 0)
+
+
+def _lower_first(sentence: str) -> str:
+    """`sentence` with its first word in lower case, unless that word is "I" or a name."""
+    first = sentence.split(" ", 1)[0]
+    if first[:1].isupper() and first[1:2].islower() and first not in ("I", "I'll", "I'm"):
+        return sentence[:1].lower() + sentence[1:]
+    return sentence
+
+
+def _nights(count: int) -> str:
+    return f"{count} night" if count == 1 else f"{count} nights"
 
 
 def _money(amount: int | None) -> str:
     return f"${amount or 0:,}"
+
+
+_FORMATTER = string.Formatter()
+# Slots a reply may not make up: they name something its root did not talk about.
+_ROOT_ONLY = frozenset(("account", "subject_short", "industry", "subject", "team", "colleague"))
+# How many times a post is drawn again when its text is already taken.
+_TRIES = 8
+
+
+@cache
+def _fields(template: str) -> tuple[str, ...]:
+    """The placeholders of `template` in order of first appearance (slots are made in that
+    order, so the random stream does not depend on hashing)."""
+    return tuple(dict.fromkeys(name for _, name, _, _ in _FORMATTER.parse(template) if name))
+
+
+class _Slots(dict[str, object]):
+    """The values a post's placeholders are filled with. Values `make` can give are made on
+    first use, so a post pays only for what its sentence names; `make` returns None for a
+    value it cannot give."""
+
+    def __init__(
+        self, values: dict[str, object], make: Callable[[str], object] | None = None
+    ) -> None:
+        super().__init__(values)
+        self.make = make
+
+    def __missing__(self, key: str) -> object:
+        value = self.make(key) if self.make is not None else None
+        if value is None:
+            raise KeyError(key)
+        self[key] = value
+        return value
+
+
+_STOP = frozenset(
+    ("about", "also", "been", "does", "from", "have", "into", "just", "like", "more", "next",
+     "only", "over", "some", "than", "that", "their", "them", "then", "there", "they", "this",
+     "week", "what", "when", "will", "with", "your", "today", "thanks", "please", "could",
+     "would", "should", "anyone", "everyone")
+)  # fmt: skip
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z][a-z0-9'-]{3,}", text.lower()) if w not in _STOP}
+
+
+@cache
+def _template_words(template: str) -> frozenset[str]:
+    return frozenset(_words(re.sub(r"\{[^}]*\}", " ", template)))
+
+
+def _closest(bank: list[str], thread: _Draft) -> list[str]:
+    """The sentences of `bank` sharing the most words with the thread's last message (the
+    whole bank when none shares any)."""
+    said = _words(thread.last_text or thread.body)
+    scores = [len(_template_words(t) & said) for t in bank]
+    best = max(scores)
+    return [t for t, score in zip(bank, scores, strict=True) if score == best] if best else bank
+
+
+def _fits(template: str, slots: _Slots) -> bool:
+    """Whether every placeholder of `template` has a value in `slots`."""
+    for name in _fields(template):
+        try:
+            value = slots[name]
+        except KeyError:
+            return False
+        if value is None or value == "":
+            return False
+    return True
+
+
+@dataclass
+class _Moment:
+    """Where, when and by whom a post is written, with the values drawn for it so far (a
+    post's weekday and day are the same date)."""
+
+    channel: _Channel
+    at: datetime
+    author: int
+    drawn: dict[str, Any] = field(default_factory=dict)
+
+    def once(self, key: str, draw: Callable[[], Any]) -> Any:
+        if key not in self.drawn:
+            self.drawn[key] = draw()
+        return self.drawn[key]
 
 
 class _Chat:
@@ -93,6 +214,8 @@ class _Chat:
         self.now = world.now
         self.window_start = world.now - timedelta(days=_WINDOW_DAYS)
         self.drafts: list[_Draft] = []
+        self.said: set[str] = set()
+        self.replied: set[str] = set()
         employees = world.rows("people_employee")
         self.employees = {e["id"]: e for e in employees}
         self.teams = {t["id"]: t for t in world.rows("people_team")}
@@ -142,6 +265,7 @@ class _Chat:
             self.readers[share["workbook_id"]].add(share["employee_id"])
         self.welcomed: set[int] = set()
         self.stay_pools: dict[str, list[Row]] = {}
+        self.owners_in: dict[tuple[str, tuple[str, ...]], list[int]] = {}
         self.also_sent = False
 
     # People ----------------------------------------------------------------------------
@@ -169,6 +293,18 @@ class _Chat:
             if pick != not_id and self.present(pick, at) and self.employees[pick]["is_active"]:
                 return pick
         return None
+
+    def owners(self, channel: _Channel, owners: tuple[str, ...]) -> list[int]:
+        """Members of `channel` in one of the teams or departments `owners` names."""
+        key = (channel.name, owners)
+        if key not in self.owners_in:
+            self.owners_in[key] = [
+                m
+                for m in channel.members
+                if self.teams[self.employees[m]["team_id"]]["name"] in owners
+                or self.teams[self.employees[m]["team_id"]]["department"] in owners
+            ]
+        return self.owners_in[key]
 
     def ref(self, table: str, row: Row) -> Ref:
         return self.world.ref(table, row)
@@ -202,17 +338,63 @@ class _Chat:
 
     # Drafting --------------------------------------------------------------------------
 
+    def compose(
+        self,
+        bank: tuple[str, ...],
+        slots: _Slots,
+        taken: set[str],
+        strict: bool,
+        thread: _Draft | None = None,
+    ) -> tuple[str, list[Ref]] | None:
+        """A sentence from `bank` filled with `slots`, drawn again while its text is `taken`
+        (up to a few times, then taken anyway unless `strict`); None if no template of the
+        bank fits the slots. In a `thread`, a reply takes up the words of the message before
+        it and does not repeat a sentence the thread already has."""
+        fitting = [t for t in bank if _fits(t, slots)]
+        if not fitting:
+            return None
+        if thread is not None:
+            fitting = _closest([t for t in fitting if t not in thread.used] or fitting, thread)
+        body, refs, template = "", [], ""
+        for _ in range(_TRIES):
+            template = self.rng.choice(fitting)
+            body, refs = render(vary(template, self.rng), **slots)
+            # A name ending in a period ends the sentence too ("… at Acme Inc.").
+            body = re.sub(r"\.\.(?=\s|$)", ".", body)
+            if body not in taken:
+                break
+        else:
+            if strict:
+                return None
+        taken.add(body)
+        if thread is not None:
+            thread.used.add(template)
+            thread.last_text = body
+        return body, refs
+
     def draft(
         self,
         channel: _Channel,
         author: int,
         at: datetime,
-        template: str,
+        bank: tuple[str, ...],
         kind: str,
+        topic: text.Topic | None = None,
         extra_refs: list[Ref] | None = None,
-        **slots: object,
-    ) -> _Draft:
-        body, refs = render(template, **slots)
+        parent: _Draft | None = None,
+        strict: bool = False,
+        slots: _Slots | None = None,
+        **values: object,
+    ) -> _Draft | None:
+        """A post (or, with `parent`, a reply) from `bank` filled with `slots` and `values`,
+        or None if nothing in it fits (or, if `strict`, nothing in it gives a text not said
+        before)."""
+        slots = slots if slots is not None else _Slots({})
+        slots.update(values)
+        said = self.compose(bank, slots, self.replied if parent else self.said, strict, parent)
+        if said is None:
+            return None
+        body, refs = said
         for ref in extra_refs or []:
             if ref not in refs and ref.surface in body:
                 refs.append(ref)
@@ -223,9 +405,31 @@ class _Chat:
             and name in ("mention", "manager")
             and f"@{ref.surface}" in body
         ]
-        draft = _Draft(channel, author, body, at, refs, mentions, len(self.drafts), kind=kind)
+        draft = _Draft(
+            channel,
+            author,
+            body,
+            at,
+            refs,
+            mentions,
+            len(self.drafts),
+            parent=parent,
+            kind=kind,
+            topic=topic,
+            slots=slots,
+        )
         self.drafts.append(draft)
         return draft
+
+    def figures(self, channel: _Channel, at: datetime, author: int) -> _Slots:
+        """The everyday slots of a post written at `at` by `author`: days, times, figures, a
+        colleague, a team, an account the author works on; each made when first used."""
+        return _Slots({}, partial(self.figure, _Moment(channel, at, author)))
+
+    def figure(self, moment: _Moment, key: str) -> object:
+        """The value of slot `key` for a post at `moment` (see `_FIGURES`), or None."""
+        make = _FIGURES.get(key)
+        return make(self, moment) if make is not None else None
 
     def deal_pool(self, channel: _Channel) -> list[Row]:
         if channel.opp is not None:
@@ -256,28 +460,37 @@ class _Chat:
             if opp["primary_contact_id"]
             else (rng.choice(contacts) if contacts else None)
         )
+        topic = text.DEAL
         if opp["stage"] == "Closed Won":
-            templates = text.DEAL_WON
+            templates, topic = text.DEAL_WON, text.DEAL_WON_TOPIC
         elif opp["stage"] == "Closed Lost":
-            templates = text.DEAL_LOST
+            templates, topic = text.DEAL_LOST, text.DEAL_LOST_TOPIC
         else:
             templates = tuple(
                 t for t, stages in text.DEAL_UPDATES if opp["stage"] in stages or not stages
             )
-        if contact is None:
-            templates = tuple(t for t in templates if "{contact}" not in t) or text.DEAL_WON
+        colleague = self.other(channel, at, author)
+        soon = min(
+            at.date() + timedelta(days=rng.randint(2, 12)),
+            max(opp["close_date"], at.date() + timedelta(days=2)),
+        )
         return self.draft(
             channel,
             author,
             at,
-            rng.choice(templates),
+            templates,
             "deal",
+            topic,
             opp=self.ref("crm_opportunity", opp),
             account=self.ref("crm_account", account),
             contact=self.ref("crm_contact", contact) if contact else "",
             stage=opp["stage"],
             amount=_money(opp["amount"]),
-            close=_day(datetime.combine(opp["close_date"], datetime.min.time())),
+            close=_day(opp["close_date"]),
+            close_soon=_day(soon),
+            industry=(account["industry"] or "").lower(),
+            next_step=(opp["next_step"] or "").lower(),
+            colleague=self.person(colleague) if colleague else "",
         )
 
     def stay_slots(self, res: Row) -> dict[str, object]:
@@ -288,7 +501,7 @@ class _Chat:
             "city": hotel["city"],
             "check_in": _day(res["start_at"]),
             "check_out": _day(res["end_at"]),
-            "nights": (res["end_at"] - res["start_at"]).days,
+            "nights": _nights((res["end_at"] - res["start_at"]).days),
             "purpose": res["purpose"],
         }
 
@@ -342,27 +555,32 @@ class _Chat:
             manager = self.employees[author]["manager_id"]
             if manager is None or manager not in channel.member_set:
                 return None
-            return self.draft(
+            draft = self.draft(
                 channel,
                 author,
                 at,
-                rng.choice(text.TRIP_PENDING),
+                text.TRIP_PENDING,
                 "trip",
+                text.PENDING,
                 manager=self.person(manager),
                 **slots,
             )
+            if draft is not None:
+                draft.answerer = manager
+            return draft
         if res["account_id"] and rng.random() < 0.5:
             account = self.world.get("crm_account", res["account_id"])
             return self.draft(
                 channel,
                 author,
                 at,
-                rng.choice(text.TRIP_CUSTOMER),
+                text.TRIP_CUSTOMER,
                 "trip",
+                text.TRIP,
                 account=self.ref("crm_account", account),
                 **slots,
             )
-        return self.draft(channel, author, at, rng.choice(text.TRIP_BOOKED), "trip", extra, **slots)
+        return self.draft(channel, author, at, text.TRIP_BOOKED, "trip", text.TRIP, extra, **slots)
 
     def make_room(self, channel: _Channel) -> _Draft | None:
         rng = self.rng
@@ -388,8 +606,9 @@ class _Chat:
             channel,
             author,
             at,
-            rng.choice(text.ROOM_BOOKED),
+            text.ROOM_BOOKED,
             "room",
+            text.ROOM,
             list(self.purpose_refs[res["id"]]),
             room=self.ref("booking_resource", room),
             office=self.ref("booking_property", office),
@@ -412,19 +631,23 @@ class _Chat:
         author = self.author(channel, at, prefer=rng.choice(readers))
         if author is None:
             return None
-        template = rng.choice(text.SHEET_NOTES)
-        mention = self.other(channel, at, author) if "{mention}" in template else None
-        if "{mention}" in template and mention is None:
-            template = text.SHEET_NOTES[0]
-        return self.draft(
+        mention = self.other(channel, at, author)
+        ahead = _workday((at + timedelta(days=rng.randint(1, 6))).date())
+        draft = self.draft(
             channel,
             author,
             at,
-            template,
+            text.SHEET_NOTES,
             "sheet",
+            text.SHEET,
             workbook=self.ref("sheets_workbook", book),
             mention=self.person(mention) if mention else "",
+            weekday=f"{ahead:%A}",
+            quarter=f"Q{(at.month - 1) // 3 + 1}",
         )
+        if draft is not None and draft.mentions:
+            draft.answerer = mention
+        return draft
 
     def scope_account(self, channel: _Channel, author: int) -> Row | None:
         if channel.account is not None:
@@ -447,27 +670,33 @@ class _Chat:
         account = self.scope_account(channel, author)
         contacts = self.contacts_of[account["id"]] if account else []
         office = self.office_property[self.rng.choice(self.offices)["id"]]
-        template = rng.choice(text.QUESTIONS)
         engineers = channel.chatter == "eng" or (
             channel.team is not None and channel.team["department"] == "Engineering"
         )
-        if "PR" in template and not engineers:
-            template = text.QUESTIONS[0]
-        if ("{account}" in template and account is None) or (
-            "{contact}" in template and not contacts
-        ):
-            template = text.QUESTIONS[3]
-        return self.draft(
-            channel,
-            author,
-            at,
-            template,
-            "question",
-            mention=self.person(mention),
-            account=self.ref("crm_account", account) if account else "",
-            contact=self.ref("crm_contact", rng.choice(contacts)) if contacts else "",
-            office=self.ref("booking_property", office),
-        )
+        topics = [t for t in text.QUESTIONS if engineers or not any("PR" in r for r in t.roots)]
+        topic = rng.choice(topics)
+        ahead = _workday((at + timedelta(days=rng.randint(1, 6))).date())
+        slots: dict[str, object] = {
+            "mention": self.person(mention),
+            "mention_name": self.person(mention),
+            "account": self.ref("crm_account", account) if account else "",
+            "contact": self.ref("crm_contact", rng.choice(contacts)) if contacts else "",
+            "office": self.ref("booking_property", office),
+            "weekday": f"{ahead:%A}",
+            "time": f"{rng.randint(9, 17)}:{rng.choice(('00', '30'))}",
+            "service": rng.choice(text.SERVICES),
+        }
+        if not any(_fits(r, _Slots(slots)) for r in topic.roots):
+            topic = text.QUESTIONS[4]
+        roots = topic.roots
+        if channel.kind != "channel":
+            # In a direct conversation people ask each other by first name, not @mention.
+            roots = tuple(r.replace("@{mention} ", "{first}, ") for r in roots)
+            slots["first"] = self.employees[mention]["first_name"]
+        draft = self.draft(channel, author, at, roots, "question", topic, slots=_Slots(slots))
+        if draft is not None:
+            draft.answerer = mention
+        return draft
 
     def make_phone(self, channel: _Channel) -> _Draft | None:
         rng = self.rng
@@ -486,13 +715,15 @@ class _Chat:
             channel,
             author,
             at,
-            rng.choice(text.PHONE_NOTES),
+            text.PHONE_NOTES,
             "phone",
+            text.PHONE,
             contact=self.ref("crm_contact", contact),
             account=self.ref("crm_account", account),
             phone=contact["phone"],
         )
-        draft.phone = (contact, contact["phone"])
+        if draft is not None:
+            draft.phone = (contact, contact["phone"])
         return draft
 
     def make_welcome(self, channel: _Channel) -> _Draft | None:
@@ -514,34 +745,61 @@ class _Chat:
         author = self.author(channel, at, prefer=hire["manager_id"])
         if author is None:
             return None
+        title = hire["title"]
         return self.draft(
             channel,
             author,
             at,
-            rng.choice(text.WELCOME),
+            text.WELCOME,
             "welcome",
+            text.WELCOMES,
             employee=self.person(hire["id"]),
             team=self.ref("people_team", self.teams[hire["team_id"]]),
+            first=hire["first_name"],
+            title=f"{'an' if title[:1] in 'AEIOU' else 'a'} {title}",
+            city=self.city_of[hire["office_id"]].name,
+            previous=rng.choice(text.PREVIOUS),
         )
 
     def make_chatter(self, channel: _Channel) -> _Draft | None:
+        """A post on one of the channel's topics, by someone who would post it; drawn again
+        (topic, author and slots) while its text is already taken."""
+        for attempt in range(_TRIES):
+            at = self.when(channel)
+            picked = self.chatter_topic(channel, at)
+            if picked is None:
+                return None
+            topic, author = picked
+            slots = self.figures(channel, at, author)
+            strict = attempt < _TRIES - 1
+            draft = self.draft(
+                channel, author, at, topic.roots, "chatter", topic, strict=strict, slots=slots
+            )
+            if draft is not None:
+                return draft
+        return None
+
+    def chatter_topic(self, channel: _Channel, at: datetime) -> tuple[text.Topic, int] | None:
+        """A topic of the channel's chatter and its author: an owner of the topic when it has
+        owners (HR posts benefits, IT posts the wifi), else any member; now and then a
+        question that belongs in another channel."""
         rng = self.rng
-        at = self.when(channel)
+        topics = text.CHATTER[channel.chatter]
+        misplaced = text.MISPLACED.get(channel.chatter, ())
         author = self.author(channel, at)
         if author is None:
             return None
-        template = rng.choice(text.CHATTER[channel.chatter])
-        team = self.teams[rng.choice(sorted(self.teams))]
-        return self.draft(
-            channel,
-            author,
-            at,
-            template,
-            "chatter",
-            service=rng.choice(text.SERVICES),
-            version=f"v{rng.randint(1, 4)}.{rng.randint(0, 30)}.{rng.randint(0, 9)}",
-            team=self.ref("people_team", team),
-        )
+        if misplaced and rng.random() < 0.025:
+            return rng.choice(misplaced), author
+        names = sorted(topics)
+        topic = topics[rng.choices(names, [topics[n].weight for n in names])[0]]
+        if not topic.owners:
+            return topic, author
+        owners = [m for m in self.owners(channel, topic.owners) if self.present(m, at)]
+        if owners:
+            return topic, rng.choice(owners)
+        free = [n for n in names if not topics[n].owners]
+        return (topics[rng.choice(free)], author) if free else None
 
     def make_pipeline_csv(self, channel: _Channel) -> _Draft | None:
         at = self.when(channel)
@@ -563,9 +821,11 @@ class _Chat:
             at,
             text.ATTACH_PIPELINE,
             "attachment",
+            text.PIPELINE,
             account=self.ref("crm_account", account),
         )
-        draft.attachment = (f"pipeline-{_slug(account['name'])}.csv", "text/csv", data)
+        if draft is not None:
+            draft.attachment = (f"pipeline-{_slug(account['name'])}.csv", "text/csv", data)
         return draft
 
     def make_itinerary(self, channel: _Channel) -> _Draft | None:
@@ -584,23 +844,252 @@ class _Chat:
             f"Booking: {res['id']}\nTraveller: {self.employees[author]['display_name']}\n"
             f"Hotel: {hotel['name']}\nAddress: {hotel['address']}, {hotel['city']}\n"
             f"Room: {resource['name']}\nCheck-in: {res['start_at'].date().isoformat()}\n"
-            f"Check-out: {res['end_at'].date().isoformat()}\nNights: {slots['nights']}\n"
+            f"Check-out: {res['end_at'].date().isoformat()}\nNights: {(res['end_at'] - res['start_at']).days}\n"
             f"Total: {_money(res['total_cost'])}\nPurpose: {res['purpose']}\n"
         ).encode()
-        draft = self.draft(channel, author, at, text.ATTACH_ITINERARY, "attachment", **slots)
-        draft.attachment = (f"itinerary-{res['id']}.txt", "text/plain", data)
+        draft = self.draft(
+            channel, author, at, text.ATTACH_ITINERARY, "attachment", text.ITINERARY, **slots
+        )
+        if draft is not None:
+            draft.attachment = (f"itinerary-{res['id']}.txt", "text/plain", data)
         return draft
 
-    def make_reply(self, parent: _Draft, at: datetime) -> _Draft | None:
-        author = self.author(parent.channel, at)
-        if author is None:
+    # Threads ---------------------------------------------------------------------------
+
+    def make_thread(self, root: _Draft, count: int) -> int:
+        """Up to `count` replies under `root`, on its topic: colleagues reply, the poster (or
+        the person asked) answers, and now and then someone settles the thread with the next
+        step. Nobody replies twice in a row. Returns how many were made."""
+        rng = self.rng
+        topic = root.topic
+        if topic is None:
+            return 0
+        answerer = root.answerer if root.answerer is not None else root.author_id
+        settle = bool(topic.things) and rng.random() < 0.4
+        at, made, last = root.at, 0, root.author_id
+        for i in range(count):
+            at = at + timedelta(minutes=rng.randint(1, 90))
+            if at >= root.channel.end:
+                break
+            asked = answerer != root.author_id and i == 0
+            if i == count - 1 and settle:
+                reply = self.make_closer(root, at, {root.author_id, last})
+            elif (asked or i % 2 == 1) and topic.answers and answerer != last:
+                reply = self.make_reply(root, at, topic.answers, author=answerer, address=last)
+            else:
+                reply = self.make_reply(
+                    root,
+                    at,
+                    topic.replies,
+                    avoid={root.author_id, answerer, last},
+                    address=root.author_id,
+                )
+            if reply is not None:
+                made += 1
+                last = reply.author_id
+        return made
+
+    def someone(self, channel: _Channel, at: datetime, avoid: set[int]) -> int | None:
+        """An active member of `channel` present at `at` who is not in `avoid`."""
+        for _ in range(12):
+            pick = self.rng.choice(channel.members)
+            if pick not in avoid and self.present(pick, at) and self.employees[pick]["is_active"]:
+                return pick
+        left = [
+            m
+            for m in channel.members
+            if m not in avoid and self.present(m, at) and self.employees[m]["is_active"]
+        ]
+        return self.rng.choice(left) if left else None
+
+    @staticmethod
+    def reply_slots(root: _Draft) -> _Slots:
+        """What a reply may use of its root's slots: the entities the root names (a reply
+        talks about what the post said), its plain values, and fresh plain values (a day, a
+        time, a figure); nobody is @mentioned again."""
+        kept = {
+            name: value
+            for name, value in root.slots.items()
+            if name not in ("mention", "manager")
+            and (not isinstance(value, Ref) or value.surface in root.body)
+        }
+        make = root.slots.make
+
+        def plain(key: str) -> object:
+            return make(key) if make is not None and key not in _ROOT_ONLY else None
+
+        return _Slots(kept, plain)
+
+    def make_reply(
+        self,
+        root: _Draft,
+        at: datetime,
+        bank: tuple[str, ...],
+        author: int | None = None,
+        avoid: set[int] | None = None,
+        address: int | None = None,
+    ) -> _Draft | None:
+        """A reply from `bank` under `root` by `author` (if still around), else by a member
+        not in `avoid`; in a channel, now and then @mentioning `address` (whom it answers)."""
+        if author is not None:
+            if author not in root.channel.member_set or not self.present(author, at):
+                return None
+        else:
+            author = self.someone(root.channel, at, avoid or set())
+            if author is None:
+                return None
+        slots = self.reply_slots(root)
+        colleague = self.other(root.channel, at, author)
+        if colleague is not None and "colleague" not in slots:
+            slots["colleague"] = self.person(colleague)
+        if (
+            address is not None
+            and address != author
+            and root.channel.kind == "channel"
+            and address in root.channel.member_set
+            and self.rng.random() < 0.3
+        ):
+            slots["mention"] = self.person(address)
+            bank = tuple(f"@{{mention}} {_lower_first(t)}" for t in bank)
+        draft = self.draft(
+            root.channel, author, at, bank, "reply", root.topic, parent=root, slots=slots
+        )
+        if draft is None:
             return None
-        draft = self.draft(parent.channel, author, at, self.rng.choice(text.REPLIES), "reply")
-        draft.parent = parent
         # The first reply of the world is also sent to the channel, so every world has one.
         draft.also_in_channel = self.rng.random() < 0.06 or not self.also_sent
         self.also_sent = True
         return draft
+
+    def make_closer(self, root: _Draft, at: datetime, avoid: set[int]) -> _Draft | None:
+        """A reply that settles the thread (a sync, a look this afternoon, an update) by a
+        member not in `avoid` (never the poster), naming the subject without naming anyone."""
+        rng, topic = self.rng, root.topic
+        assert topic is not None
+        slots = self.reply_slots(root)
+        slots.pop("colleague", None)
+        things = []
+        for template in topic.things:
+            if _fits(template, slots):
+                thing, _ = render(template, **slots)
+                if not any(word in thing.lower() for word in text.CLOSER_WORDS):
+                    things.append(template)
+        if not things:
+            return self.make_reply(root, at, topic.replies, avoid=avoid)
+        outcome = rng.choice(sorted(text.CLOSERS))
+        bank = tuple(c.replace("{thing}", rng.choice(things)) for c in text.CLOSERS[outcome])
+        author = self.someone(root.channel, at, avoid)
+        if author is None:
+            return None
+        return self.draft(root.channel, author, at, bank, "reply", topic, parent=root, slots=slots)
+
+
+def _ahead(chat: _Chat, m: _Moment) -> date:
+    return m.once(
+        "ahead", lambda: _workday((m.at + timedelta(days=chat.rng.randint(2, 16))).date())
+    )
+
+
+def _clock(chat: _Chat, m: _Moment) -> tuple[int, int]:
+    return m.once("clock", lambda: (chat.rng.randint(9, 17), chat.rng.choice((0, 0, 15, 30, 45))))
+
+
+def _account(chat: _Chat, m: _Moment) -> Row | None:
+    return m.once("account", lambda: chat.scope_account(m.channel, m.author))
+
+
+def _books(chat: _Chat, m: _Moment) -> list[str]:
+    return m.once("books", lambda: chat.rng.sample(text.BOOKS, 2))
+
+
+def _colleague(chat: _Chat, m: _Moment) -> Ref | None:
+    other = chat.other(m.channel, m.at, m.author)
+    return chat.person(other) if other is not None else None
+
+
+def _team(chat: _Chat, m: _Moment) -> Ref:
+    team = m.channel.team or chat.teams[chat.rng.choice(sorted(chat.teams))]
+    return chat.ref("people_team", team)
+
+
+def _account_ref(chat: _Chat, m: _Moment) -> Ref | None:
+    found = _account(chat, m)
+    return chat.ref("crm_account", found) if found else None
+
+
+def _industry(chat: _Chat, m: _Moment) -> str | None:
+    found = _account(chat, m)
+    return found["industry"].lower() if found and found["industry"] else None
+
+
+def _pick(*options: object) -> Callable[[_Chat, _Moment], object]:
+    return lambda chat, m: chat.rng.choice(options)
+
+
+def _between(low: int, high: int, step: int = 1) -> Callable[[_Chat, _Moment], object]:
+    return lambda chat, m: chat.rng.randint(low, high) * step
+
+
+# The everyday slots of a post (see `_Chat.figures`): how each is drawn.
+_FIGURES: dict[str, Callable[[_Chat, _Moment], object]] = {
+    "weekday": lambda chat, m: f"{_ahead(chat, m):%A}",
+    "day": lambda chat, m: _day(_ahead(chat, m)),
+    "day_end": lambda chat, m: _day(_ahead(chat, m) + timedelta(days=chat.rng.randint(1, 4))),
+    "time": lambda chat, m: "{}:{:02d}".format(*_clock(chat, m)),
+    "time_end": lambda chat, m: (
+        f"{(_clock(chat, m)[0] + chat.rng.randint(1, 2)) % 24}:{_clock(chat, m)[1]:02d}"
+    ),
+    "year": lambda chat, m: str(m.at.year + (1 if m.at.month >= 10 else 0)),
+    "month": lambda chat, m: f"{m.at + timedelta(days=chat.rng.randint(25, 60)):%B}",
+    "quarter": lambda chat, m: f"Q{(m.at.month - 1) // 3 + 1}",
+    "pct": _between(8, 60),
+    "rollout": _pick(5, 10, 20, 25, 30, 40, 50, 60, 75, 80, 90),
+    "discount": _pick(10, 15, 20, 25, 30),
+    "csat": _between(82, 99),
+    "backlog": _between(6, 90),
+    "registrations": _between(80, 900),
+    "mqls": _between(40, 600),
+    "open_rate": _between(18, 46),
+    "spend": _between(40, 97),
+    "rps": _between(4, 60, 100),
+    "response": _between(9, 95),
+    "count": _between(3, 24),
+    "minutes": _pick(15, 20, 25, 30, 35, 40, 45),
+    "limit": _pick("500", "1,000", "2,500", "5,000", "10,000", "25,000"),
+    "bonus": _pick("1,000", "1,500", "2,000", "2,500", "3,000", "5,000"),
+    "stipend": _pick("500", "750", "1,000", "1,200", "1,500", "2,000"),
+    "cap": _between(18, 45, 10),
+    "cover": _pick("2.1", "2.4", "2.8", "3.0", "3.2", "3.5", "1.8"),
+    "amount": lambda chat, m: _money(chat.rng.randint(8, 160) * 5_000),
+    "letter": _pick(*"ABCDEGHJKLMNPRSTW"),
+    "floor": _pick("2nd", "3rd", "4th", "5th", "6th"),
+    "street": _pick(*text.STREETS),
+    "food": _pick(*text.FOODS),
+    "book": lambda chat, m: _books(chat, m)[0],
+    "book2": lambda chat, m: _books(chat, m)[1],
+    "lunch": _pick("11:30", "11:45", "12:00", "12:15", "12:30", "13:00"),
+    "coffee": _pick("9:30", "10:00", "10:30", "14:30", "15:00", "15:30"),
+    "city": lambda chat, m: chat.rng.choice(chat.offices)["city"],
+    "new_city": _pick(*text.NEW_CITIES),
+    "role": _pick(*text.ROLES),
+    "event": _pick(*text.EVENTS),
+    "ssid": lambda chat, m: (
+        f"{_slug(chat.world.company_name)[:12]}-"
+        f"{chat.rng.choice(('staff', 'corp', 'office', 'secure'))}"
+    ),
+    "laptop_year": lambda chat, m: str(m.at.year - chat.rng.randint(3, 5)),
+    "os_version": lambda chat, m: f"{chat.rng.randint(13, 15)}.{chat.rng.randint(1, 6)}",
+    "service": _pick(*text.SERVICES),
+    "version": lambda chat, m: (
+        f"v{chat.rng.randint(1, 4)}.{chat.rng.randint(0, 30)}.{chat.rng.randint(0, 9)}"
+    ),
+    "subject": _pick(*text.DM_SUBJECTS),
+    "team": _team,
+    "colleague": _colleague,
+    "account": _account_ref,
+    "subject_short": _account_ref,
+    "industry": _industry,
+}
 
 
 def _plan_channels(chat: _Chat) -> list[_Channel]:
@@ -738,8 +1227,10 @@ def _plan_channels(chat: _Chat) -> list[_Channel]:
         topics = {"chatter": 4, "question": 2, "room": 1}
         if is_revenue:
             topics |= {"sheet": 1, "deal": 2}
+        builders = team["department"] in ("Engineering", "Product")
         team_channels.append(
             channel(f"team-{_slug(team['name'])}", members, topics, 2.5, team=team,
+                    chatter="team_eng" if builders else "team",
                     topic="{team} team chat", topic_slots={"team": world.ref("people_team", team)})
         )  # fmt: skip
     archived_two = channel(
@@ -893,13 +1384,7 @@ def _draft_messages(chat: _Chat, channels: list[_Channel]) -> None:
                     continue
             made += 1
             if made < quota and rng.random() < thread_chance:
-                at = root.at
-                for _ in range(min(quota - made, rng.randint(1, 4))):
-                    at = at + timedelta(minutes=rng.randint(1, 90))
-                    if at >= ch.end:
-                        break
-                    if chat.make_reply(root, at) is not None:
-                        made += 1
+                made += chat.make_thread(root, min(quota - made, rng.randint(1, 4)))
 
 
 def _number_messages(chat: _Chat) -> list[_Draft]:
@@ -1017,7 +1502,15 @@ def _extras(chat: _Chat, drafts: list[_Draft]) -> None:
             pinnable[d.channel.row["id"]].append(d)
     for cid in sorted(pinnable):
         pool = pinnable[cid]
-        for d in rng.sample(pool, min(len(pool), rng.randint(1, 2))):
+        if pool[0].channel.office is not None:
+            # Offices pin their meeting-room bookings, and now and then something else.
+            rooms = [d for d in pool if d.kind == "room"]
+            picks = rng.sample(rooms, min(len(rooms), rng.randint(1, 2)))
+            rest = [d for d in pool if d.kind != "room"]
+            picks += rng.sample(rest, min(len(rest), rng.randint(0, 1)))
+        else:
+            picks = rng.sample(pool, min(len(pool), rng.randint(1, 2)))
+        for d in picks:
             world.add(
                 "chat_pin",
                 message_id=d.row["id"],

@@ -49,8 +49,16 @@ SUFFIXES = ("Inc.", "Corp", "LLC", "Group", "Co.", "Ltd", "Holdings")
 PRODUCTS = ("Platform", "Enterprise plan", "Team plan", "Analytics add-on", "Data Connectors",
             "Premium Support", "SSO & Audit add-on", "Professional Services", "Onboarding package",
             "API access tier")  # fmt: skip
-_SOURCES = ("Web", "Webinar", "Trade Show", "Referral", "Outbound", "Partner", "Content Download")
-_CONTACT_TITLES = ("VP of Engineering", "Director of IT", "Chief Financial Officer",
+LEAD_SOURCES = (
+    "Web",
+    "Webinar",
+    "Trade Show",
+    "Referral",
+    "Outbound",
+    "Partner",
+    "Content Download",
+)
+CONTACT_TITLES = ("VP of Engineering", "Director of IT", "Chief Financial Officer",
                    "Head of Procurement", "Operations Manager", "Chief Technology Officer",
                    "VP Sales", "Chief Data Officer", "IT Manager", "Procurement Specialist",
                    "Head of Analytics", "Chief Operating Officer", "Finance Director",
@@ -276,7 +284,7 @@ def build(world: World) -> None:
                 account_id=account["id"],
                 first_name=first,
                 last_name=last,
-                title=rng.choice(_CONTACT_TITLES),
+                title=rng.choice(CONTACT_TITLES),
                 email=contact_email(formats[account["id"]], first, last, domains[account["id"]]),
                 phone=phone_number(rng, city),
                 mailing_city=city.name if rng.random() < 0.9 else rng.choice(CITIES).name,
@@ -357,7 +365,7 @@ def build(world: World) -> None:
                 amount=amount,
                 probability=probability,
                 close_date=close,
-                lead_source=rng.choice(_SOURCES) if kind == "new" else None,
+                lead_source=rng.choice(LEAD_SOURCES) if kind == "new" else None,
                 next_step=None if closed else rng.choice(_NEXT_STEPS),
                 created_at=created,
                 updated_at=max(created, updated),
@@ -368,7 +376,7 @@ def build(world: World) -> None:
     converted = [o for o in opportunities if o["lead_source"] and o["primary_contact_id"]]
     rng.shuffle(converted)
     converted = converted[: scale.leads // 10]
-    for i in range(scale.leads):
+    for i in range(scale.leads - scale.duplicate_leads):
         if i < len(converted):
             opp = converted[i]
             contact = world.get("crm_contact", opp["primary_contact_id"])
@@ -393,20 +401,26 @@ def build(world: World) -> None:
             )
             continue
         first, last = new_person()
-        company, _ = company_name(rng, fake, taken_names)
-        city = rng.choices(CITIES, weights=city_weights)[0]
-        domain = _domain(company, taken_domains)
+        if rng.random() < 0.15:
+            # Someone new at a company we already know signs up (an expansion lead).
+            known = rng.choice(accounts)
+            company, city = known["name"], BY_NAME[known["billing_city"]]
+            email = contact_email(formats[known["id"]], first, last, domains[known["id"]])
+        else:
+            company, _ = company_name(rng, fake, taken_names)
+            city = rng.choices(CITIES, weights=city_weights)[0]
+            email = contact_email("first.last", first, last, _domain(company, taken_domains))
         created = now - timedelta(days=rng.randint(1, 200), minutes=rng.randint(0, 1439))
         world.add(
             "crm_lead",
             first_name=first,
             last_name=last,
             company=company,
-            title=rng.choice(_CONTACT_TITLES),
-            email=contact_email("first.last", first, last, domain),
+            title=rng.choice(CONTACT_TITLES),
+            email=email,
             phone=phone_number(rng, city),
             status=rng.choices(("New", "Working", "Qualified", "Unqualified"), (4, 4, 2, 2))[0],
-            source=rng.choice(_SOURCES),
+            source=rng.choice(LEAD_SOURCES),
             owner_id=rng.choice(sdrs)["id"],
             converted_account_id=None,
             converted_contact_id=None,

@@ -26,6 +26,7 @@ class Scale:
     stale_deals: int
     incomplete_records: int
     duplicate_accounts: int
+    duplicate_leads: int
 
 
 SCALES: dict[str, Scale] = {
@@ -47,6 +48,7 @@ SCALES: dict[str, Scale] = {
         stale_deals=2,
         incomplete_records=4,
         duplicate_accounts=1,
+        duplicate_leads=1,
     ),
     "small": Scale(
         name="small",
@@ -66,6 +68,7 @@ SCALES: dict[str, Scale] = {
         stale_deals=36,
         incomplete_records=48,
         duplicate_accounts=4,
+        duplicate_leads=8,
     ),
     "large": Scale(
         name="large",
@@ -85,5 +88,6 @@ SCALES: dict[str, Scale] = {
         stale_deals=360,
         incomplete_records=480,
         duplicate_accounts=40,
+        duplicate_leads=80,
     ),
 }

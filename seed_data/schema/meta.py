@@ -31,9 +31,11 @@ class WorldMeta(Base):
 class WorldOddity(Base):
     """A deliberate piece of real-world mess, recorded so tasks can find and grade it.
 
-    `kind` is one of: duplicate_contact, phone_conflict, stale_deal, incomplete_record,
-    duplicate_account. `row_table`/`row_id` is the messy row; `other_table`/`other_id` the
-    row it conflicts with or duplicates, if any; `detail` is JSON with the specifics.
+    `kind` is one of: duplicate_contact, duplicate_account, duplicate_lead, phone_conflict,
+    stale_deal, incomplete_record. `row_table`/`row_id` is the messy row; `other_table`/
+    `other_id` the row it conflicts with or duplicates, if any; `detail` is JSON with the
+    specifics (for a duplicate, the `variants` it was entered with: nickname, typo,
+    formatting, transposed_digits, stale_copy).
     """
 
     __tablename__ = "world_oddity"

@@ -1,7 +1,9 @@
 """chat.summarise_thread_decision — close the loop on a thread with a one-line summary.
 
-The world's threads end with a reply that settles what happens next: "Let's discuss in the
-sync.", "I'll take a look this afternoon." or "Updated, thanks for flagging.". The agent is
+Many of the world's threads end with a reply that settles what happens next, in one of three
+ways: a discussion in the sync ("Let's discuss the Acme pricing in the sync."), a look this
+afternoon ("I'll take a look at the flaky test this afternoon.") or an update ("Updated the
+enrollment FAQ, thanks for flagging."). The agent is
 asked to post, in the thread, how it was left: the next step and who owns it. Neither is in
 the goal; both are only in the thread. The verifier wants a reply in that thread, by the
 user, that states the person who had the last word and the outcome in the reply's own words
@@ -39,8 +41,8 @@ from .ui import messages, open_message, open_thread, reply
 if TYPE_CHECKING:
     from officegym.harness.page_actions import PageActions
 
-# The last replies that settle a thread, and the words (any one will do) a summary of each
-# cannot leave out.
+# The ways a last reply settles a thread (each named by its plainest wording), and the words
+# (any one will do) a summary of each cannot leave out.
 OUTCOMES = {
     "Let's discuss in the sync.": ("sync", "discuss", "discussed", "discussion"),
     "I'll take a look this afternoon.": ("afternoon", "take a look", "taking a look"),
@@ -53,6 +55,24 @@ MARKS = {
     "I'll take a look this afternoon.": ("afternoon", "take a look", "taking a look"),
     "Updated, thanks for flagging.": ("updated",),
 }
+# How each outcome is said in a thread's last reply.
+_SAID = {
+    "Let's discuss in the sync.": re.compile(r"\bLet's discuss\b.*\bsync\b"),
+    "I'll take a look this afternoon.": re.compile(r"\bI'll take a look\b.*\bthis afternoon\b"),
+    "Updated, thanks for flagging.": re.compile(r"\bUpdated\b.*\bthanks for flagging\b"),
+}
+
+
+def outcome_of(reply: str) -> str | None:
+    """The outcome a thread's last reply settles on (a key of `OUTCOMES`), or None when it
+    settles nothing or reads as more than one."""
+    said = [outcome for outcome, pattern in _SAID.items() if pattern.search(reply)]
+    if len(said) != 1:
+        return None
+    others = [w for outcome, words in MARKS.items() if outcome != said[0] for w in words]
+    return None if any(word in reply.casefold() for word in others) else said[0]
+
+
 _PHRASINGS = (
     "Close the loop on {author}'s thread about {subject} in #{channel}: reply in that thread "
     "with a one-line summary of how it was left (the next step and who owns it).",
@@ -116,13 +136,14 @@ class SummariseThreadDecision(ChatTemplate):
         for thread in threads:
             message_id, channel_id, _, author_id, _, subject = thread
             owner_id, _, last = replies[message_id][-1]
+            outcome = outcome_of(last)
             # The starter having the last word, or the parent already holding the outcome's
             # word, would let a summary pass without reading the replies; a subject holding
             # an outcome's word would fail a summary that names the thread by it.
             if (
-                last not in OUTCOMES
+                outcome is None
                 or owner_id == author_id
-                or any(word in bodies[message_id] for word in OUTCOMES[last])
+                or any(word in bodies[message_id] for word in OUTCOMES[outcome])
                 or any(word in subject.casefold() for words in MARKS.values() for word in words)
             ):
                 continue
@@ -133,6 +154,8 @@ class SummariseThreadDecision(ChatTemplate):
         thread, readers = rng.choice(settled)
         message_id, channel_id, channel, _, author, subject = thread
         _, owner, last = replies[message_id][-1]
+        outcome = outcome_of(last)
+        assert outcome is not None
         others = [author] + [r[1] for r in replies[message_id]]
         term = owner_term(owner, others, subject)
         # Other people who spoke in the thread: naming one as well leaves the owner open. The
@@ -156,12 +179,12 @@ class SummariseThreadDecision(ChatTemplate):
             "owner_spellings": owner_spellings(owner, term),
             "speakers": speakers,
             "last_reply": last,
-            "outcome": list(OUTCOMES[last]),
+            "outcome": list(OUTCOMES[outcome]),
             "outcome_distractors": sorted(
-                {word for reply, words in MARKS.items() if reply != last for word in words}
+                {word for said, words in MARKS.items() if said != outcome for word in words}
             ),
             # Every owner and every outcome the summary could claim, stated at once.
-            "candidates": [owner, *speakers, *OUTCOMES],
+            "candidates": [owner, *speakers, last, *(o for o in OUTCOMES if o != outcome)],
             "user_id": user_id,
             "user": email,
             "user_name": name,

@@ -1,6 +1,6 @@
-"""crm.merge_duplicate_contacts — merge a contact entered twice (the second time with the name
-misspelled) into the correctly spelled record, keeping the email address (and sometimes the
-owner) the request names.
+"""crm.merge_duplicate_contacts — merge a contact entered twice (the second time under a
+nickname, with a typo or with the name written another way) into the original record, keeping
+the email address (and sometimes the owner) the request names.
 
 What a merge does (`service.merge`): the record kept gets the values picked field by field
 (its own by default) and a new stamp; everything that pointed at the other record (deals'
@@ -27,13 +27,13 @@ from .base import CrmTemplate
 from .ui import merge_pair
 
 _PHRASINGS = (
-    "{original} is in the CRM twice at {account}: the second record misspells the name as "
-    "{duplicate}. Merge the misspelled contact into the correct one, keeping the name "
+    "{original} is in the CRM twice at {account}: the second record has the name as "
+    "{duplicate}. Merge the second record into the first, keeping the name "
     "{original}{keep}.",
     "Please clean up {duplicate}, a duplicate contact at {account}: it's the same person as "
     "{original}. Merge the two into {original}'s record{keep}.",
     "We have {original} and {duplicate} as two contacts at {account}, but it's one person and "
-    "{original} is the right spelling. Merge them into that record{keep}.",
+    "{original} is the name to keep. Merge them into that record{keep}.",
 )
 
 
@@ -89,7 +89,7 @@ class MergeDuplicateContacts(CrmTemplate):
             "moved": references(world, "crm_contact", [duplicate_id]),
             "keep": "original",
             "user": common_manager(world, [original["owner_id"], duplicate["owner_id"]]),
-            # The near miss: keep the misspelled record instead.
+            # The near miss: keep the copy instead.
             "decoy": {"keep": "duplicate"},
         }
 

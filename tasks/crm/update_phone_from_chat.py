@@ -15,9 +15,9 @@ the poster themself ("you posted..."). The wrong-record probe follows another po
 different number for the same contact, or else writes the right number on another contact of
 the same account the user may edit.
 
-The small default world plants 6 phone conflicts; 5 of them can be drawn (the sixth's post is
-not the newest number for its contact), with 12 (conflict, user) pairs in all: that, not the
-phrasing, bounds the distinct instances.
+The small default world plants 6 phone conflicts (each the newest number its poster gave for
+the contact, one conflict per contact), all of which can be drawn, with 17 (conflict, user)
+pairs in all: that, not the phrasing, bounds the distinct instances.
 """
 
 from __future__ import annotations
@@ -103,8 +103,8 @@ class UpdatePhoneFromChat(CrmTemplate):
     tags = ("search", "form", "multi-step", "cross-app")
     max_steps = 24
     cardinality: ClassVar[tuple[int, str]] = (
-        12,
-        "the small world plants 6 phone conflicts, 5 drawable, with 12 (conflict, user) pairs",
+        17,
+        "the small world plants 6 phone conflicts, all drawable, with 17 (conflict, user) pairs",
     )
 
     def start_url(self, params: Mapping[str, Any]) -> str:
