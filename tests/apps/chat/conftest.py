@@ -270,3 +270,15 @@ def sign_in(browser, live_server, ui_world):
     yield open_page
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def ui_facts(store, ui_world) -> ChatFacts:
+    """Facts of the module's browser world."""
+    return read_facts(store.world_path(ui_world))
+
+
+@pytest.fixture
+def page(sign_in, ui_facts):
+    """Signed in as a member of the public channel."""
+    return sign_in(ui_facts.public_member.email)

@@ -9,8 +9,6 @@ from collections import defaultdict
 
 import pytest
 
-from .conftest import read_facts
-
 pytestmark = pytest.mark.browser
 
 CONTROLS = frozenset(
@@ -42,17 +40,6 @@ _MARK_TARGETS = r"""() => {
     el.setAttribute('data-target', target);
   }
 }"""
-
-
-@pytest.fixture(scope="module")
-def ui_facts(store, ui_world):
-    return read_facts(store.world_path(ui_world))
-
-
-@pytest.fixture
-def page(sign_in, ui_facts):
-    """Signed in as a member of the public channel."""
-    return sign_in(ui_facts.public_member.email)
 
 
 def tree(page) -> list[dict]:

@@ -6,20 +6,9 @@ import re
 
 import pytest
 
-from .conftest import read_facts, rows
+from .conftest import rows
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def ui_facts(store, ui_world):
-    return read_facts(store.world_path(ui_world))
-
-
-@pytest.fixture
-def page(sign_in, ui_facts):
-    """Signed in as a member of the public channel."""
-    return sign_in(ui_facts.public_member.email)
 
 
 def channel_url(live_server, channel_id: int) -> str:

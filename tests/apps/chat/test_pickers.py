@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from .conftest import csrf_token, login, read_facts, rows
+from .conftest import csrf_token, login, rows
 
 PEOPLE = "/chat/lookup/people"
 
@@ -206,11 +206,6 @@ def test_a_form_shown_again_keeps_the_people_chosen_by_name(member, facts):
 
 
 # -- in the browser ---------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def ui_facts(store, ui_world):
-    return read_facts(store.world_path(ui_world))
 
 
 @pytest.mark.browser
