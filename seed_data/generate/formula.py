@@ -39,9 +39,32 @@ class FormulaError(ValueError):
     """The formula is outside the supported language."""
 
 
-def evaluate(formula: str, lookup: Lookup) -> float:
-    """The value of `formula` (with or without the leading '='); `lookup(row, col)` reads cells."""
+class ErrorCode(str):
+    """A spreadsheet error value (`#REF!`): a cell holding one makes every formula that reads
+    it, directly or through a range, worth the same error."""
+
+
+class _Propagate(Exception):
+    def __init__(self, code: ErrorCode) -> None:
+        self.code = code
+
+
+def evaluate(formula: str, lookup: Lookup) -> float | ErrorCode:
+    """The value of `formula` (with or without the leading '='); `lookup(row, col)` reads cells.
+
+    Text that reads as a number counts as that number in arithmetic, as spreadsheets coerce
+    it; SUM, AVERAGE and COUNT skip it like any text.
+    """
     text = formula[1:] if formula.startswith("=") else formula
+    if "#REF!" in text:
+        return ErrorCode("#REF!")
+    try:
+        return _evaluate(formula, text, lookup)
+    except _Propagate as error:
+        return error.code
+
+
+def _evaluate(formula: str, text: str, lookup: Lookup) -> float:
     tokens: list[tuple[str, object]] = []
     pos = 0
     while pos < len(text):
@@ -76,8 +99,13 @@ def evaluate(formula: str, lookup: Lookup) -> float:
         value = lookup(row, col)
         if value is None:
             return 0.0
+        if isinstance(value, ErrorCode):
+            raise _Propagate(value)
         if isinstance(value, str):
-            raise FormulaError(f"text in arithmetic in {formula!r}")
+            try:
+                return float(value)
+            except ValueError:
+                raise FormulaError(f"text in arithmetic in {formula!r}") from None
         return value
 
     def numbers_in(ref: tuple[str, object]) -> list[float]:
@@ -85,11 +113,14 @@ def evaluate(formula: str, lookup: Lookup) -> float:
         if kind == "range":
             r1, c1, r2, c2 = value  # type: ignore[misc]
             cells = [lookup(r, c) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
-            return [v for v in cells if isinstance(v, float)]
-        if kind == "ref":
-            v = lookup(*value)  # type: ignore[misc]
-            return [v] if isinstance(v, float) else []
-        return [expression()]
+        elif kind == "ref":
+            cells = [lookup(*value)]  # type: ignore[misc]
+        else:
+            return [expression()]
+        for v in cells:
+            if isinstance(v, ErrorCode):
+                raise _Propagate(v)
+        return [v for v in cells if isinstance(v, float)]
 
     def call(name: str) -> float:
         args: list[float] = []

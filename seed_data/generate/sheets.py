@@ -4,7 +4,9 @@ from bookings, headcount from the directory) with formulas whose values are comp
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -12,11 +14,14 @@ from datetime import date, timedelta
 
 from ..schema.crm import STAGES
 from .context import Ref, Row, World
-from .formula import column_letters, evaluate
+from .formula import ErrorCode, column_letters, evaluate
 from .people import REVENUE_TEAMS
 
 MONEY = "$#,##0"
 PERCENT = "0.0%"
+DATE = "yyyy-mm-dd"
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_EPOCH = date(1899, 12, 30)
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")  # fmt: skip
 
@@ -27,6 +32,10 @@ class _Sheet:
 
     name: str
     cells: dict[tuple[int, int], tuple[str, str | None, list[Ref]]] = field(default_factory=dict)
+    # Planted mess: (kind, row, col, description, the (row, col) it copies or None).
+    mess: list[tuple[str, int, int, str, tuple[int, int] | None]] = field(default_factory=list)
+    # Charts: (kind, title, source range, anchor cell).
+    charts: list[tuple[str, str, str, str]] = field(default_factory=list)
 
     def put(
         self, row: int, col: int, raw: object, fmt: str | None = None, refs: list[Ref] | None = None
@@ -63,17 +72,43 @@ class _Quarter:
         return day.year == self.year and (day.month - 1) // 3 + 1 == self.q
 
 
+_COMMENTS = (
+    "Can you double-check {address} against the CRM?",
+    "Confirmed with {owner}.",
+    "This looks high — is it final?",
+    "Updated after the last review.",
+    "{owner}, please confirm before the forecast call.",
+    "Source: the CRM export from Monday.",
+)
+
+
+def _address(row: int, col: int) -> str:
+    return f"{column_letters(col)}{row}"
+
+
 def _cell_value(raw: str) -> float | str:
+    """What typing `raw` stores, as a spreadsheet reads it: a number, a date as its serial
+    number (days since 1899-12-30), or text (a leading apostrophe keeps digits as text)."""
+    if raw.startswith("'"):
+        return raw[1:]
+    if _ISO_DATE.fullmatch(raw):
+        return float((date.fromisoformat(raw) - _EPOCH).days)
     try:
         return float(raw)
     except ValueError:
         return raw
 
 
-def _write_sheet(world: World, workbook: Row, sheet: _Sheet, position: int) -> None:
+def _write_sheet(world: World, workbook: Row, sheet: _Sheet, position: int) -> Row:
     """Insert the sheet and its cells, evaluating formulas exactly (raw stays as typed)."""
     sheet_row = world.add(
-        "sheets_sheet", workbook_id=workbook["id"], name=sheet.name, position=position
+        "sheets_sheet",
+        workbook_id=workbook["id"],
+        name=sheet.name,
+        position=position,
+        frozen_rows=1 if len(sheet.cells) > 60 else 0,
+        filter_range=None,
+        filter_json=None,
     )
     values: dict[tuple[int, int], float | str] = {}
 
@@ -85,22 +120,47 @@ def _write_sheet(world: World, workbook: Row, sheet: _Sheet, position: int) -> N
             values[row, col] = evaluate(raw, lookup) if raw.startswith("=") else _cell_value(raw)
         return values[row, col]
 
+    ids: dict[tuple[int, int], int] = {}
     for row, col in sorted(sheet.cells):
         raw, fmt, refs = sheet.cells[row, col]
         value = lookup(row, col)
         is_number = isinstance(value, float)
+        kind = "number" if is_number else "error" if isinstance(value, ErrorCode) else "text"
         cell = world.add(
             "sheets_cell",
             sheet_id=sheet_row["id"],
             row=row,
             col=col,
             raw=raw,
-            value_type="number" if is_number else "text",
+            value_type=kind,
             value_num=value if is_number else None,
-            value_text=None if is_number else value,
-            number_format=fmt,
+            value_text=None if is_number else str(value),
+            number_format=fmt or (DATE if _ISO_DATE.fullmatch(raw) else None),
+            bold=row == 1,
+            italic=False,
+            fill=None,
         )
+        ids[row, col] = cell["id"]
         world.cite("sheets_cell", cell["id"], "value_text", refs)
+    for kind, row, col, description, other in sheet.mess:
+        world.oddity(
+            kind,
+            "sheets_cell",
+            ids[row, col],
+            description,
+            other_table="sheets_cell" if other else None,
+            other_id=ids[other] if other else None,
+        )
+    for kind, title, source, anchor in sheet.charts:
+        world.add("sheets_chart", sheet_id=sheet_row["id"], kind=kind, title=title,
+                  source_range=source, anchor=anchor)  # fmt: skip
+    for col in sorted({c for (_, c) in sheet.cells}):
+        longest = max(len(sheet.cells[r, c][0]) for (r, c) in sheet.cells if c == col)
+        if longest > 14:
+            world.add(
+                "sheets_column", sheet_id=sheet_row["id"], col=col, width=min(320, 8 * longest)
+            )
+    return sheet_row
 
 
 def _total_row(
@@ -127,6 +187,10 @@ class _Plan:
         self.active = [e for e in employees if e["is_active"]]
         self.current = _Quarter(self.today.year, (self.today.month - 1) // 3 + 1)
         self.names: set[str] = set()
+        # Mess comes from its own stream, so planting it never reshuffles the workbooks.
+        self.mess = world.rng("sheets.mess")
+        self.notes_rng = world.rng("sheets.notes")
+        self.pipelines = 0
         self.hotel_stays: list[tuple[Row, Row, Row]] = []
         for res in world.rows("booking_reservation"):
             resource = world.get("booking_resource", res["resource_id"])
@@ -164,8 +228,10 @@ class _Plan:
             updated_at=created + (self.now - created) * rng.uniform(0.5, 1.0),
         )
         book["updated_at"] = book["updated_at"].replace(microsecond=0)
-        for position, sheet in enumerate(sheets):
-            _write_sheet(world, book, sheet, position)
+        book["trashed_at"] = None
+        written = [
+            _write_sheet(world, book, sheet, position) for position, sheet in enumerate(sheets)
+        ]
         shared: set[int] = {owner["id"]}
         unique = {e["id"]: e for e in share_with if e["is_active"] and e["id"] not in shared}
         candidates = [unique[i] for i in sorted(unique)]
@@ -177,6 +243,41 @@ class _Plan:
                 employee_id=person["id"],
                 permission="edit" if rng.random() < 0.35 else "view",
             )
+        self.notes(book, owner, list(zip(sheets, written, strict=True)), sorted(shared))
+
+    def notes(
+        self, book: Row, owner: Row, sheets: list[tuple[_Sheet, Row]], people: list[int]
+    ) -> None:
+        """What people left on a workbook while using it: comments on figures and the last
+        edits in its history (history written before the app existed cannot be undone)."""
+        world, rng = self.world, self.notes_rng
+        sheet, sheet_row = sheets[0]
+        typed = sorted(
+            (r, c)
+            for (r, c), (raw, _, _) in sheet.cells.items()
+            if r > 1
+            and not raw.startswith(("=", "'"))
+            and not _ISO_DATE.fullmatch(raw)
+            and _cell_value(raw) != raw
+        )
+        if not typed:
+            return
+        for r, c in rng.sample(typed, min(len(typed), rng.randint(0, 2))):
+            author = world.get("people_employee", rng.choice(people))
+            first = owner["display_name"].split()[0]
+            body = rng.choice(_COMMENTS).format(owner=first, address=_address(r, c))
+            world.add("sheets_comment", sheet_id=sheet_row["id"], row=r, col=c,
+                      author_id=author["id"], body=body,
+                      created_at=book["created_at"] + (book["updated_at"] - book["created_at"]) / 2)  # fmt: skip
+        at = book["updated_at"]
+        for r, c in sorted(rng.sample(typed, min(len(typed), rng.randint(1, 3))), reverse=True):
+            raw = sheet.cells[r, c][0]
+            before = str(round(float(raw) * rng.choice((0.9, 0.95, 1.05, 1.1))))
+            world.add("sheets_edit", workbook_id=book["id"], employee_id=owner["id"], at=at,
+                      summary=f"Edited {_address(r, c)}",
+                      cells_json=json.dumps([[sheet.name, _address(r, c), before, raw]]),
+                      undo_json="{}", redo_json="{}", undone=False)  # fmt: skip
+            at -= timedelta(minutes=rng.randint(3, 600))
 
     def take_name(self, name: str) -> bool:
         if name in self.names:
@@ -217,6 +318,27 @@ class _Plan:
             )  # fmt: skip
             by_stage[opp["stage"]].append(i)
         last = len(opps) + 1
+        self.pipelines += 1
+        if self.pipelines == 1 and len(opps) >= 4:
+            for r in sorted(self.mess.sample(range(2, last + 1), 2)):
+                raw, fmt, refs = deals.cells[r, 5]
+                deals.cells[r, 5] = (f"'{raw}", fmt, refs)
+                deals.mess.append(("sheet_text_number", r, 5,
+                                   f"Amount in row {r} is stored as text, so the total leaves it out",
+                                   None))  # fmt: skip
+        elif self.pipelines == 2 and len(opps) >= 3:
+            original = self.mess.randint(2, last)
+            last += 1
+            for col in range(1, 9):
+                if (original, col) in deals.cells:
+                    raw, fmt, refs = deals.cells[original, col]
+                    deals.cells[last, col] = (
+                        f"=E{last}*G{last}/100" if col == 8 else raw,
+                        fmt,
+                        refs,
+                    )
+            deals.mess.append(("sheet_duplicate_row", last, 1,
+                               f"Row {last} repeats the deal in row {original}", (original, 1)))  # fmt: skip
         _total_row(deals, last + 1, 2, last, [5, 8])
         summary = _Sheet("By Stage")
         summary.put_row(1, ["Stage", "Deals", "Amount"])
@@ -306,6 +428,7 @@ class _Plan:
         by_team.put(row + 1, 1, "Total")
         by_team.put(row + 1, 3, f"=SUM(C2:C{row})")
         by_team.put(row + 1, 4, f"=SUM(D2:D{row})")
+        by_team.charts.append(("bar", "Headcount by team", f"B1:C{row}", "F2"))
         roster = _Sheet("Roster")
         roster.put_row(1, ["Name", "Title", "Team", "Office", "Hire Date"])
         for i, e in enumerate(self.active, start=2):
@@ -334,6 +457,7 @@ class _Plan:
             {t["department"] for t in self.teams}, key=[t["department"] for t in self.teams].index
         )
         row = 1
+        broken = self.mess.randint(3, len(departments) + 1) if len(departments) > 1 else 0
         for dept in departments:
             heads = sum(
                 1 for e in self.active if self.team_by_id[e["team_id"]]["department"] == dept
@@ -341,11 +465,15 @@ class _Plan:
             budget = max(1, heads) * self.rng.randint(110, 190) * 1000
             actual = round(budget * self.rng.uniform(0.8, 1.12), -3)
             row += 1
+            variance = f"=C{row}-#REF!" if row == broken else f"=C{row}-B{row}"
             sheet.put_row(
                 row,
-                [dept, budget, int(actual), f"=C{row}-B{row}", f"=D{row}/B{row}"],
+                [dept, budget, int(actual), variance, f"=D{row}/B{row}"],
                 [None, MONEY, MONEY, MONEY, PERCENT],
             )
+        if broken:
+            sheet.mess.append(("sheet_ref_error", broken, 4,
+                               f"D{broken} refers to a deleted column (#REF!)", None))  # fmt: skip
         total = row + 1
         sheet.put_row(
             total,

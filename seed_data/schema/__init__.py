@@ -17,7 +17,7 @@ from .crm import (
 )
 from .meta import WorldMeta, WorldOddity, WorldTextRef
 from .people import Employee, Office, Team
-from .sheets import Cell, Share, Sheet, Workbook
+from .sheets import Cell, Chart, ColumnWidth, Comment, Edit, Pivot, Share, Sheet, Workbook
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -30,8 +30,12 @@ __all__ = [
     "Availability",
     "Cell",
     "Channel",
+    "Chart",
+    "ColumnWidth",
+    "Comment",
     "Contact",
     "ContactHistory",
+    "Edit",
     "Employee",
     "Lead",
     "LeadHistory",
@@ -43,6 +47,7 @@ __all__ = [
     "Opportunity",
     "OpportunityHistory",
     "Pin",
+    "Pivot",
     "Property",
     "Reaction",
     "Reservation",

@@ -32,8 +32,11 @@ class WorldOddity(Base):
     """A deliberate piece of real-world mess, recorded so tasks can find and grade it.
 
     `kind` is one of: duplicate_contact, duplicate_account, duplicate_lead, phone_conflict,
-    stale_deal, incomplete_record. `row_table`/`row_id` is the messy row; `other_table`/
-    `other_id` the row it conflicts with or duplicates, if any; `detail` is JSON with the
+    stale_deal, incomplete_record, sheet_text_number (digits typed as text, which totals leave
+    out), sheet_duplicate_row (a row pasted twice; `other` is the original's first cell) and
+    sheet_ref_error (a formula whose reference was deleted). `row_table`/`row_id` is the messy
+    row; `other_table`/`other_id` the row it conflicts with or duplicates, if any; `detail` is
+    JSON with the
     specifics (for a duplicate, the `variants` it was entered with: nickname, typo,
     formatting, transposed_digits, stale_copy).
     """
