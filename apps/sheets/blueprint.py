@@ -1,0 +1,13 @@
+"""The sheets app's blueprint: its pages (`views`) and its JSON API (`api`) under `/sheets`."""
+
+from flask import Blueprint
+
+bp = Blueprint(
+    "sheets",
+    "officegym.apps.sheets",
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/static",
+)
+
+from . import views  # noqa: E402,F401  (registers the routes on bp)
