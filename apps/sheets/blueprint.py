@@ -11,3 +11,8 @@ bp = Blueprint(
 )
 
 from . import views  # noqa: E402,F401  (registers the routes on bp)
+from .api import api_bp  # noqa: E402
+
+bp.register_blueprint(api_bp, url_prefix="/api")
+
+__all__ = ["bp"]
