@@ -53,6 +53,7 @@ bench: install
 	$(BIN)/python bench/world.py
 	$(BIN)/python bench/chat.py
 	$(BIN)/python bench/crm.py
+	$(BIN)/python bench/sheets.py
 	$(BIN)/python bench/harness.py
 
 clean:

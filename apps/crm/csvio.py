@@ -1,9 +1,8 @@
 """CSV in and out: reading an uploaded file into rows, mapping its columns to fields, and
 writing list views as CSV that spreadsheets open safely (no database access here).
 
-Exported text cells that a spreadsheet would run as a formula (starting with =, +, -, @, a tab
-or a carriage return) are written with a leading apostrophe, so `=cmd|' /C calc'!A0` shows as
-text instead of running.
+Decoding, delimiter sniffing and formula-safe writing are shared with the other apps and live
+in `apps.web.csvfiles`; this module re-exports them under the names the CRM has always used.
 """
 
 from __future__ import annotations
@@ -15,18 +14,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from officegym.apps.web.csvfiles import (
+    ENCODINGS,
+    FORMULA_STARTS,
+    decode,
+    safe_cell,
+    sniff_delimiter,
+    write,
+)
 from officegym.apps.web.errors import ValidationError
 
 from .fields import ObjectType
 
 MAX_IMPORT_ROWS = 50_000
-MAX_IMPORT_BYTES = 10 * 1024 * 1024
-ENCODINGS = {
-    "utf-8": "UTF-8",
-    "windows-1252": "Windows-1252 (Excel on Windows)",
-    "latin-1": "ISO-8859-1",
-}
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 # Header spellings (lower-case, spaces and punctuation removed) that name each contact field.
 IMPORT_FIELDS = (
@@ -72,39 +72,9 @@ class RowResult:
         return not self.errors
 
 
-def decode(data: bytes, encoding: str = "utf-8") -> str:
-    """The text of an uploaded file, or ValidationError saying why it can't be read."""
-    if encoding not in ENCODINGS:
-        raise ValidationError("Choose the file's character encoding from the list.", "encoding")
-    if not data.strip():
-        raise ValidationError("The file is empty.", "file")
-    if len(data) > MAX_IMPORT_BYTES:
-        raise ValidationError(
-            f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB; split it up.", "file"
-        )
-    if b"\x00" in data[:8192]:
-        raise ValidationError(
-            "This doesn't look like a CSV file: it contains binary data. Export the sheet as "
-            "CSV and try again.",
-            "file",
-        )
-    codec = "utf-8-sig" if encoding == "utf-8" else encoding
-    try:
-        return data.decode(codec)
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise ValidationError(
-            f"The file isn't valid {ENCODINGS[encoding]} text (line {line} has a byte that "
-            "isn't). Save it as “CSV UTF-8”, or choose the encoding it was saved in.",
-            "file",
-        ) from None
-
-
 def read(text: str, max_rows: int = MAX_IMPORT_ROWS) -> Table:
     """Parse CSV text (comma, semicolon or tab separated) with a header row."""
-    first_line = text.lstrip("\r\n").split("\n", 1)[0]
-    delimiter = max(",;\t", key=lambda d: (first_line.count(d), d == ","))
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text))
     headers: tuple[str, ...] | None = None
     rows: list[tuple[int, tuple[str, ...]]] = []
     try:
@@ -184,25 +154,6 @@ def check_mapping(spec: ObjectType, table: Table, mapping: Mapping[int, str]) ->
             "mapping",
         )
     return clean
-
-
-def safe_cell(value: Any) -> Any:
-    """A value as written to an exported CSV: text that would run as a formula is quoted."""
-    if value is None:
-        return ""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-def write(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """CSV text (with a header row, CRLF line ends, formula cells neutralised)."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([safe_cell(h) for h in headers])
-    for row in rows:
-        writer.writerow([safe_cell(v) for v in row])
-    return out.getvalue()
 
 
 def error_report(results: Iterable[RowResult], headers: Mapping[str, str]) -> str:

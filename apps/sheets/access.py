@@ -26,6 +26,14 @@ def workbook_not_found() -> NotFound:
     return NotFound("That workbook doesn't exist or you don't have access to it.")
 
 
+def row_id(value: object) -> int | None:
+    """`value` if it can be a row id (an int SQLite can store, not a bool), else None: ids
+    arrive from URLs and JSON, where any size of integer parses."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63:
+        return value
+    return None
+
+
 def role_of(db: Session, actor: Employee, book: Workbook) -> Role | None:
     """The actor's role on the workbook, or None if it is not theirs or shared with them."""
     if book.owner_id == actor.id:
@@ -46,7 +54,7 @@ def workbook_for(
     NotFound when they may not see it; Forbidden when they may see but not do this;
     Conflict for a change to a workbook in the trash.
     """
-    book = db.get(Workbook, workbook_id) if isinstance(workbook_id, int) else None
+    book = db.get(Workbook, workbook_id) if row_id(workbook_id) else None
     role = role_of(db, actor, book) if book is not None else None
     if book is None or role is None:
         raise workbook_not_found()
@@ -66,10 +74,10 @@ def sheet_for(
 ) -> tuple[Workbook, Sheet]:
     """The workbook and one of its sheets, with the same checks as `workbook_for`."""
     book = workbook_for(db, actor, workbook_id, need)
-    sheet = db.get(Sheet, sheet_id) if isinstance(sheet_id, int) else None
+    sheet = db.get(Sheet, sheet_id) if row_id(sheet_id) else None
     if sheet is None or sheet.workbook_id != book.id:
         raise NotFound("That sheet doesn't exist in this workbook.")
     return book, sheet
 
 
-__all__ = ["Role", "role_of", "sheet_for", "workbook_for", "workbook_not_found"]
+__all__ = ["Role", "role_of", "row_id", "sheet_for", "workbook_for", "workbook_not_found"]

@@ -20,7 +20,7 @@ from officegym.apps.web.errors import ValidationError
 from officegym.apps.web.jsonapi import api_blueprint, arg_int, field, flag, json_body, ok
 
 from . import access, csvio, reads, service, xlsxio
-from .book import BookData, FileError
+from .book import MAX_BYTES, BookData, FileError
 from .engine import refs
 from .openapi import document as openapi_document
 
@@ -209,7 +209,7 @@ def import_workbook():
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         raise ValidationError("Send the file as multipart form field 'file'.", "file")
-    data = upload.read()
+    data = upload.read(MAX_BYTES + 1)
     try:
         if upload.filename.lower().endswith(".csv"):
             book_data = BookData((csvio.read_csv(data, upload.filename, "Sheet1"),))

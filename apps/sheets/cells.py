@@ -98,22 +98,50 @@ class Book:
         self.sheet_ids = {name.casefold(): sheet_id for sheet_id, name in sheets}
         self.values: dict[Key, Value] = {}
         self.changed: set[Key] = set()
+        # Cells this request loaded (None: known empty), the blocks loaded whole, the sheets'
+        # used extents, and cells deleted but not yet flushed.
+        self._cells: dict[Key, Cell | None] = {}
+        self._loaded: list[tuple[int, refs.Range]] = []
+        self._extents: dict[int, tuple[int, int]] = {}
+        self._deleted: set[Key] = set()
 
     # -- reading -------------------------------------------------------------------------
 
+    def preload(self, sheet_id: int, rng: refs.Range) -> None:
+        """Load every cell of a block in one query (a large paste or fill)."""
+        for cell in self.db.scalars(
+            select(Cell).where(
+                Cell.sheet_id == sheet_id,
+                Cell.row.between(rng.r1, rng.r2),
+                Cell.col.between(rng.c1, rng.c2),
+            )
+        ):
+            self._cells[sheet_id, cell.row, cell.col] = cell
+        self._loaded.append((sheet_id, rng))
+
     def cell(self, sheet_id: int, row: int, col: int) -> Cell | None:
-        return self.db.scalars(
+        key = (sheet_id, row, col)
+        if key in self._cells:
+            return self._cells[key]
+        if any(s == sheet_id and r.contains(row, col) for s, r in self._loaded):
+            return None
+        found = self.db.scalars(
             select(Cell).where(Cell.sheet_id == sheet_id, Cell.row == row, Cell.col == col)
         ).first()
+        self._cells[key] = found
+        return found
 
     def extent(self, sheet_id: int) -> tuple[int, int]:
-        """The last used row and column of the sheet (0, 0 when empty)."""
-        from sqlalchemy import func
+        """The last used row and column of the sheet (0, 0 when empty; after deletions in
+        this request it may be larger than needed, which only widens what is read)."""
+        if sheet_id not in self._extents:
+            from sqlalchemy import func
 
-        rows, cols = self.db.execute(
-            select(func.max(Cell.row), func.max(Cell.col)).where(Cell.sheet_id == sheet_id)
-        ).one()
-        return rows or 0, cols or 0
+            rows, cols = self.db.execute(
+                select(func.max(Cell.row), func.max(Cell.col)).where(Cell.sheet_id == sheet_id)
+            ).one()
+            self._extents[sheet_id] = (rows or 0, cols or 0)
+        return self._extents[sheet_id]
 
     def read(self, sheet_id: int, rng: refs.Range) -> list[list[Value]]:
         """The values in `rng` on the sheet (None for empty), this request's changes included."""
@@ -127,11 +155,9 @@ class Book:
                 Cell.col.between(rng.c1, c2),
             )
         )
+        # The query flushes this request's pending changes first (autoflush), so it sees them.
         for row, col, kind, num, text in found:
             grid[row - rng.r1][col - rng.c1] = loaded(kind, num, text)
-        for (sid, row, col), value in self.values.items():
-            if sid == sheet_id and rng.r1 <= row <= r2 and rng.c1 <= col <= c2:
-                grid[row - rng.r1][col - rng.c1] = value
         return grid
 
     def resolve(self, sheet_name: str, rng: refs.Range) -> list[list[Value]]:
@@ -144,13 +170,15 @@ class Book:
 
     def put(self, sheet_id: int, row: int, col: int, state: CellState) -> None:
         """Set what the user typed and its format; the value follows in `recompute`."""
+        key = (sheet_id, row, col)
         cell = self.cell(sheet_id, row, col)
         if state.is_blank:
             if cell is not None:
                 self.db.delete(cell)
-                self.db.flush()
-            self.values[sheet_id, row, col] = None
-            self.changed.add((sheet_id, row, col))
+                self._deleted.add(key)
+            self._cells[key] = None
+            self.values[key] = None
+            self.changed.add(key)
             return
         parsed = parse_input(state.raw)
         number_format = state.number_format
@@ -160,15 +188,21 @@ class Book:
         value: Value = parsed.value if parsed.kind != "formula" else None
         kind, num, text = stored(value)
         if cell is None:
-            cell = Cell(sheet_id=sheet_id, row=row, col=col)
+            if key in self._deleted:
+                # The unit of work inserts before it deletes: let the deletion land first.
+                self.db.flush()
+                self._deleted.discard(key)
+            last_row, last_col = self.extent(sheet_id)
+            self._extents[sheet_id] = (max(last_row, row), max(last_col, col))
+            cell = Cell(sheet_id=sheet_id, row=row, col=col, raw=state.raw)
             self.db.add(cell)
+            self._cells[key] = cell
         cell.raw = state.raw
         cell.number_format = number_format
         cell.bold, cell.italic, cell.fill = state.bold, state.italic, state.fill
         cell.value_type, cell.value_num, cell.value_text = kind, num, text
-        self.db.flush()
-        self.values[sheet_id, row, col] = value
-        self.changed.add((sheet_id, row, col))
+        self.values[key] = value
+        self.changed.add(key)
 
     def _formulas(self) -> dict[tuple[str, int, int], str]:
         rows = self.db.execute(
@@ -187,45 +221,52 @@ class Book:
             return set(self.changed)
         names = self.sheet_names
         start = {(names[s], r, c) for s, r, c in (*self.changed, *also)}
-        order, cycles = graph.Graph.build(formulas).order(start)
+        order, cycles = graph.plan(formulas, start)
         written: set[Key] = set(self.changed)
+        # Cells on a cycle first, so formulas that read them see #REF!.
+        for name, row, col in sorted(cycles):
+            key = (self.sheet_ids[name.casefold()], row, col)
+            self.values[key] = graph.CIRCULAR
+            self._store(key, graph.CIRCULAR)
+            written.add(key)
         for name, row, col in order:
             key = (self.sheet_ids[name.casefold()], row, col)
-            if (name, row, col) in cycles:
-                value: Value = graph.CIRCULAR
-            else:
-                value = evaluate(formulas[name, row, col], name, self.resolve, self.today)
+            value = evaluate(
+                formulas[name, row, col], name, self.resolve, self.today, at=(row, col)
+            )
             self.values[key] = value
             self._store(key, value)
             written.add(key)
-        for name, row, col in cycles:
-            key = (self.sheet_ids[name.casefold()], row, col)
-            if key not in written:
-                self.values[key] = graph.CIRCULAR
-                self._store(key, graph.CIRCULAR)
-                written.add(key)
         return written
 
     def _store(self, key: Key, value: Value) -> None:
         kind, num, text = stored(value)
+        cell = self._cells.get(key)
+        if cell is not None:
+            # A cell this request holds: the unit of work writes it (and queries see it).
+            cell.value_type, cell.value_num, cell.value_text = kind, num, text
+            return
         sheet_id, row, col = key
         self.db.execute(
             update(Cell)
             .where(Cell.sheet_id == sheet_id, Cell.row == row, Cell.col == col)
             .values(value_type=kind, value_num=num, value_text=text)
+            .execution_options(synchronize_session=False)
         )
 
     def recompute_all(self) -> None:
         """Evaluate every formula of the workbook (after an import or a structural change)."""
         formulas = self._formulas()
         start = set(formulas)
-        order, cycles = graph.Graph.build(formulas).order(start)
+        order, cycles = graph.plan(formulas, start)
+        for name, row, col in sorted(cycles):
+            key = (self.sheet_ids[name.casefold()], row, col)
+            self.values[key] = graph.CIRCULAR
+            self._store(key, graph.CIRCULAR)
         for name, row, col in order:
             key = (self.sheet_ids[name.casefold()], row, col)
-            value = (
-                graph.CIRCULAR
-                if (name, row, col) in cycles
-                else evaluate(formulas[name, row, col], name, self.resolve, self.today)
+            value = evaluate(
+                formulas[name, row, col], name, self.resolve, self.today, at=(row, col)
             )
             self.values[key] = value
             self._store(key, value)

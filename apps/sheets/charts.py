@@ -13,6 +13,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
+from decimal import Decimal
 from xml.sax.saxutils import escape
 
 from .book import number_text
@@ -302,15 +303,21 @@ def _describe(
 
 def _ticks(low: float, high: float) -> list[float]:
     """Evenly spaced round values (steps of 1, 2, 2.5 or 5 times a power of ten) covering zero
-    and the data, about five of them."""
+    and the data, about five of them; computed in decimal so 0.1 steps give 0.3, not
+    0.30000000000000004."""
     low, high = min(low, 0.0), max(high, 0.0)
     if low == high:
         high = 1.0
     raw = (high - low) / 4
-    power = 10 ** math.floor(math.log10(raw))
-    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
-    first, last = math.floor(low / step), math.ceil(high / step)
-    return [float(number_text(round(k * step, 12))) for k in range(first, last + 1)]
+    exponent = math.floor(math.log10(raw))
+    step = next(
+        Decimal(m).scaleb(exponent)
+        for m in ("1", "2", "2.5", "5", "10")
+        if float(Decimal(m).scaleb(exponent)) >= raw
+    )
+    first = math.floor(Decimal(repr(low)) / step)
+    last = math.ceil(Decimal(repr(high)) / step)
+    return [float(k * step) for k in range(first, last + 1)]
 
 
 def _runs(values: Sequence[float | None]) -> list[list[tuple[int, float]]]:
@@ -348,11 +355,11 @@ def _full(value: float) -> str:
 
 
 def _short(value: float) -> str:
-    """A tick value in a few characters: `120K`, `2.5M`, `0.5`."""
-    for size, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "K")):
-        if abs(value) >= size:
-            return number_text(round(value / size, 3)) + suffix
-    return number_text(round(value, 6))
+    """A tick value in a few characters: `120K`, `2.5M`, `0.5`, `1e-20`."""
+    for size, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if size <= abs(value) < size * 1000:
+            return f"{value / size:.4g}{suffix}"
+    return f"{value:.6g}"
 
 
 def _percent(share: float) -> str:

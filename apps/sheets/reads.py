@@ -43,7 +43,7 @@ TABS: tuple[tuple[Tab, str], ...] = (
     ("recent", "Recent"),
     ("trash", "Trash"),
 )
-WINDOW = 40
+WINDOW = 30
 MIN_COLS = 8
 DEFAULT_WIDTH = 100
 HOME_LIMIT = 50
@@ -282,6 +282,7 @@ def grid(
     sheet_id: int,
     start: int = 1,
     count: int = WINDOW,
+    min_cols: int = 0,
 ) -> GridView:
     from .service import hidden_rows
 
@@ -289,9 +290,9 @@ def grid(
     role = access.role_of(db, actor, book) or "view"
     last_row, last_col = extent(db, sheet.id)
     hidden = hidden_rows(db, sheet)
-    start = max(1, min(start, max(1, last_row - count + 2)))
+    start = max(1, min(start, 100_000))
     rows = window_rows(start, count, hidden, sheet.frozen_rows)
-    ncols = max(MIN_COLS, last_col + 1)
+    ncols = max(MIN_COLS, last_col + 1, min_cols)
     cols = list(range(1, min(ncols, 200) + 1))
     cells: dict[tuple[int, int], CellView] = {}
     if rows:
@@ -398,7 +399,7 @@ def history(
         .limit(limit)
     )
     if before is not None:
-        query = query.where(Edit.id < before)
+        query = query.where(Edit.id < max(0, min(before, 2**63 - 1)))
     return [
         EditView(
             e.id,

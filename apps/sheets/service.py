@@ -10,8 +10,10 @@ them server-side: undo takes back the actor's own latest act in that workbook.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -37,7 +39,7 @@ from officegym.seed_data.schema.sheets import (
 )
 
 from . import access, charts, pivot
-from .book import BookData, CellData, FileError, SheetData
+from .book import BookData, CellData, FileError, SheetData, number_text
 from .cells import BLANK, Book, CellState, loaded, state_of
 from .engine import refs
 from .engine.numfmt import FORMATS, display
@@ -64,6 +66,8 @@ def _name(value: object, label: str, limit: int = MAX_NAME) -> str:
         raise ValidationError(f"Enter a {label}.", "name")
     if len(text) > limit:
         raise ValidationError(f"The {label} can be at most {limit} characters.", "name")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise ValidationError(f"The {label} can't contain control characters.", "name")
     return text
 
 
@@ -84,12 +88,12 @@ def parse_range(text: object, label: str = "range") -> refs.Range:
         raise ValidationError(
             f"'{text}' is not a cell or range like B2 or A1:D40.", label
         ) from None
-    if rng.r2 > MAX_ROWS or rng.c2 > MAX_COLS:
-        rng = refs.Range(rng.r1, rng.c1, min(rng.r2, MAX_ROWS), min(rng.c2, MAX_COLS))
     if rng.r1 > MAX_ROWS or rng.c1 > MAX_COLS:
         raise ValidationError(
             f"A sheet has at most {MAX_ROWS:,} rows and {MAX_COLS} columns.", label
         )
+    if rng.r2 > MAX_ROWS or rng.c2 > MAX_COLS:
+        rng = refs.Range(rng.r1, rng.c1, min(rng.r2, MAX_ROWS), min(rng.c2, MAX_COLS))
     return rng
 
 
@@ -106,7 +110,10 @@ def _raw(value: object) -> str:
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, int | float):
-        return refs_number(float(value))
+        number = float(value) if abs(value) < 1e308 else math.inf
+        if not math.isfinite(number):
+            raise ValidationError("A number in a cell must be finite, below 1e308.", "raw")
+        return refs_number(number)
     if not isinstance(value, str):
         raise ValidationError("A cell's input must be text or a number.", "raw")
     if "\x00" in value:
@@ -114,6 +121,14 @@ def _raw(value: object) -> str:
     if len(value) > MAX_RAW:
         raise ValidationError(f"A cell holds at most {MAX_RAW:,} characters.", "raw")
     return value.replace("\r\n", "\n")
+
+
+def _letters(value: object) -> object:
+    """Column letters (`C`, `aa`) as the column's number; anything else as it is, for the
+    caller's own check to refuse."""
+    if isinstance(value, str) and value.isascii() and value.isalpha():
+        return refs.column_number(value.upper())
+    return value
 
 
 def refs_number(value: float) -> str:
@@ -329,7 +344,7 @@ def share(
     book = access.workbook_for(db, actor, workbook_id, "edit")
     if permission not in PERMISSIONS:
         raise ValidationError("Choose view or edit access.", "permission")
-    person = db.get(Employee, employee_id) if isinstance(employee_id, int) else None
+    person = db.get(Employee, employee_id) if access.row_id(employee_id) else None
     if person is None or not person.is_active:
         raise ValidationError("Choose a person from the directory.", "employee_id")
     if person.id == book.owner_id:
@@ -353,7 +368,9 @@ def share(
 def unshare(db: Session, actor: Employee, workbook_id: int, employee_id: object) -> None:
     book = access.workbook_for(db, actor, workbook_id, "edit")
     found = db.scalars(
-        select(Share).where(Share.workbook_id == book.id, Share.employee_id == employee_id)
+        select(Share).where(
+            Share.workbook_id == book.id, Share.employee_id == access.row_id(employee_id)
+        )
     ).first()
     if found is None:
         raise NotFound("That person doesn't have access to this workbook.")
@@ -528,6 +545,8 @@ def set_cells(
     if r0 + len(rows) - 1 > MAX_ROWS or c0 + max(len(r) for r in rows) - 1 > MAX_COLS:
         raise ValidationError("That block runs past the edge of the sheet.", "values")
     act = _Act(db, book)
+    width = max(len(r) for r in rows)
+    act.cells.preload(sheet.id, refs.Range(r0, c0, r0 + len(rows) - 1, c0 + max(width, 1) - 1))
     for i, row in enumerate(rows):
         for j, value in enumerate(row):
             state = act.state(sheet.id, r0 + i, c0 + j)
@@ -599,7 +618,7 @@ def set_format(
     if (
         number_format is not ...
         and number_format not in (None, "")
-        and number_format not in _NUMBER_FORMATS
+        and not (isinstance(number_format, str) and number_format in _NUMBER_FORMATS)
     ):
         raise ValidationError("Choose a number format from the list.", "number_format")
     if (
@@ -656,6 +675,7 @@ def fill(
     if rng.rows * rng.cols > MAX_FILL_CELLS:
         raise ValidationError(f"Fill at most {MAX_FILL_CELLS:,} cells at once.", "range")
     act = _Act(db, book)
+    act.cells.preload(sheet.id, rng)
     if direction == "down":
         if rng.rows < 2:
             raise ValidationError("Select the cell to copy and the cells below it.", "range")
@@ -908,8 +928,8 @@ def _axis_args(axis: object, at: object, count: object) -> tuple[str, int, int]:
     if axis not in ("row", "col"):
         raise ValidationError("Choose rows or columns.", "axis")
     limit = MAX_ROWS if axis == "row" else MAX_COLS
-    if isinstance(at, str) and axis == "col" and at.isalpha():
-        at = refs.column_number(at.upper())
+    if axis == "col":
+        at = _letters(at)
     if not isinstance(at, int) or isinstance(at, bool) or not 1 <= at <= limit:
         raise ValidationError(
             f"Choose a {'row' if axis == 'row' else 'column'} on the sheet.", "at"
@@ -972,8 +992,7 @@ def sort_range(
     last, ties kept in order; formulas move with their rows and shift like a paste."""
     book, sheet = _editable_sheet(db, actor, workbook_id, sheet_id)
     rng = parse_range(rng_text)
-    if isinstance(by, str) and by.isalpha():
-        by = refs.column_number(by.upper())
+    by = _letters(by)
     if not isinstance(by, int) or isinstance(by, bool) or not rng.c1 <= by <= rng.c2:
         raise ValidationError("Sort by a column inside the range.", "by")
     last_row, _ = _extent(db, sheet.id)
@@ -1001,11 +1020,12 @@ def sort_range(
         blanks = [r for r in ordered if key(r)[0] == 2]
         filled = sorted(filled, key=key, reverse=True)
         ordered = filled + blanks
+    # Read every state before writing: a write updates the loaded cell objects in place.
+    states = {(r, c): state_of(cells.get((r, c))) for r in rows for c in range(rng.c1, rng.c2 + 1)}
     act = _Act(db, book)
     for target, source in zip(rows, ordered, strict=True):
         for c in range(rng.c1, rng.c2 + 1):
-            state = state_of(cells.get((source, c)))
-            act.put(sheet.id, target, c, _shifted(state, target - source, 0))
+            act.put(sheet.id, target, c, _shifted(states[source, c], target - source, 0))
     direction = "Z→A" if descending else "A→Z"
     return act.finish(
         actor, f"Sorted {rng.address} by column {refs.column_letters(by)} {direction}"
@@ -1028,13 +1048,16 @@ def set_filter(
         raise ValidationError("A filter needs a header row and at least one row below it.", "range")
     criteria: dict[str, list[str]] = {}
     for col, values in (shown or {}).items():
-        if isinstance(col, str) and col.isalpha():
-            col = refs.column_number(col.upper())
-        elif isinstance(col, str) and col.isdigit():
+        if isinstance(col, str) and col.isascii() and col.isdigit():
             col = int(col)
+        col = _letters(col)
         if not isinstance(col, int) or not rng.c1 <= col <= rng.c2:
             raise ValidationError("Filter on a column inside the range.", "column")
-        if isinstance(values, str) or not isinstance(values, Iterable):
+        if (
+            isinstance(values, str)
+            or not isinstance(values, Iterable)
+            or not all(isinstance(v, str | int | float) for v in values)
+        ):
             raise ValidationError("List the values to show.", "values")
         criteria[str(col)] = sorted({str(v) for v in values})
     sheet.filter_range = rng.address
@@ -1179,7 +1202,9 @@ def add_comment(
 
 def delete_comment(db: Session, actor: Employee, workbook_id: int, comment_id: object) -> None:
     book = access.workbook_for(db, actor, workbook_id, "view")
-    comment = db.get(Comment, comment_id) if isinstance(comment_id, int) else None
+    if book.trashed_at is not None:
+        raise Conflict("This workbook is in the trash. Restore it to make changes.")
+    comment = db.get(Comment, comment_id) if access.row_id(comment_id) else None
     sheet = db.get(Sheet, comment.sheet_id) if comment else None
     if comment is None or sheet is None or sheet.workbook_id != book.id:
         raise NotFound("That comment doesn't exist.")
@@ -1272,7 +1297,9 @@ def _pivot_grid(db: Session, p: Pivot) -> list[list[Any]]:
         raise ValidationError(
             "The source range needs a header row and at least one row of data.", "range"
         )
-    header = ["" if h is None else str(h) for h in grid[0]]
+    header = [
+        "" if h is None else number_text(h) if isinstance(h, float) else str(h) for h in grid[0]
+    ]
     values = [(v["field"], v["function"]) for v in json.loads(p.values_json)]
     try:
         return pivot.pivot(
@@ -1345,6 +1372,11 @@ def create_pivot(
         chosen.append({"field": v["field"], "function": function})
     if not chosen:
         raise ValidationError("Choose at least one value to summarise.", "values")
+    for values_shown in (filters or {}).values():
+        if isinstance(values_shown, str | bytes) or not isinstance(values_shown, Iterable):
+            raise ValidationError("A filter lists the values to show.", "filters")
+        if not all(isinstance(x, str | int | float) for x in values_shown):
+            raise ValidationError("A filter lists the values to show.", "filters")
     shown = {str(k): sorted({str(x) for x in v}) for k, v in (filters or {}).items()}
     title = _sheet_name(name) if name else _next_sheet_name(db, book.id, "Pivot Table ")
     _unique_sheet_name(db, book.id, title)
@@ -1372,7 +1404,7 @@ def create_pivot(
 
 def refresh_pivot(db: Session, actor: Employee, workbook_id: int, pivot_id: object) -> Pivot:
     book = access.workbook_for(db, actor, workbook_id, "edit")
-    p = db.get(Pivot, pivot_id) if isinstance(pivot_id, int) else None
+    p = db.get(Pivot, pivot_id) if access.row_id(pivot_id) else None
     target = db.get(Sheet, p.target_sheet_id) if p else None
     if p is None or target is None or target.workbook_id != book.id:
         raise NotFound("That pivot table doesn't exist.")
@@ -1423,7 +1455,7 @@ def add_chart(
 
 def delete_chart(db: Session, actor: Employee, workbook_id: int, chart_id: object) -> None:
     book = access.workbook_for(db, actor, workbook_id, "edit")
-    chart = db.get(Chart, chart_id) if isinstance(chart_id, int) else None
+    chart = db.get(Chart, chart_id) if access.row_id(chart_id) else None
     sheet = db.get(Sheet, chart.sheet_id) if chart else None
     if chart is None or sheet is None or sheet.workbook_id != book.id:
         raise NotFound("That chart doesn't exist.")
@@ -1441,7 +1473,9 @@ def book_data(db: Session, actor: Employee, workbook_id: int) -> BookData:
     sheets = []
     for sheet in _sheets(db, book.id):
         cells = tuple(
-            CellData(c.row, c.col, c.raw, c.number_format, bool(c.bold), bool(c.italic), c.fill)
+            CellData(
+                c.row, c.col, _file_raw(c), c.number_format, bool(c.bold), bool(c.italic), c.fill
+            )
             for c in db.scalars(
                 select(Cell).where(Cell.sheet_id == sheet.id).order_by(Cell.row, Cell.col)
             )
@@ -1452,6 +1486,20 @@ def book_data(db: Session, actor: Employee, workbook_id: int) -> BookData:
         }
         sheets.append(SheetData(sheet.name, cells, widths, sheet.frozen_rows))
     return BookData(tuple(sheets))
+
+
+def _file_raw(cell: Cell) -> str:
+    """A cell's input as files carry it (see `book`): as typed, except a number typed with its
+    formatting (`$4,200`, `12.5%`, `3/1/2025`), which becomes the plain number, its format
+    being kept beside it."""
+    from .engine.values import parse_input
+
+    if cell.value_type != "number" or cell.value_num is None or cell.raw.startswith("="):
+        return cell.raw
+    implied = parse_input(cell.raw).implied_format
+    if implied is None or implied == "yyyy-mm-dd":
+        return cell.raw
+    return number_text(cell.value_num)
 
 
 def import_book(db: Session, actor: Employee, data: BookData, name: object) -> Workbook:
@@ -1551,15 +1599,33 @@ def file_error(error: FileError) -> ValidationError:
     return ValidationError(str(error), "file")
 
 
-def shown_rows(db: Session, actor: Employee, workbook_id: int, sheet_id: int) -> list[list[str]]:
+@dataclass(frozen=True)
+class ShownNumber:
+    """A negative number as shown (`-5`, `-$1,200`): the CSV writer quotes text that starts
+    with a minus sign, as a spreadsheet might run it as a formula, but a number is safe."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+_NEGATIVE_SHOWN = re.compile(r"-\$?[0-9][0-9,]*(?:\.[0-9]+)?%?")
+
+
+def shown_rows(
+    db: Session, actor: Employee, workbook_id: int, sheet_id: int
+) -> list[list[str | ShownNumber]]:
     """A sheet's shown values, row by row (for CSV export)."""
     _, sheet = access.sheet_for(db, actor, workbook_id, sheet_id, "view")
     last_row, last_col = _extent(db, sheet.id)
-    grid = [[""] * last_col for _ in range(last_row)]
+    grid: list[list[str | ShownNumber]] = [[""] * last_col for _ in range(last_row)]
     for c in db.scalars(select(Cell).where(Cell.sheet_id == sheet.id)):
-        grid[c.row - 1][c.col - 1] = display(
-            loaded(c.value_type, c.value_num, c.value_text), c.number_format
-        )
+        shown = display(loaded(c.value_type, c.value_num, c.value_text), c.number_format)
+        if c.value_type == "number" and _NEGATIVE_SHOWN.fullmatch(shown):
+            grid[c.row - 1][c.col - 1] = ShownNumber(shown)
+        else:
+            grid[c.row - 1][c.col - 1] = shown
     return grid
 
 

@@ -23,7 +23,7 @@ from officegym.seed_data.schema.sheets import CHART_KINDS, PIVOT_FUNCTIONS
 
 from . import access, csvio, reads, service, xlsxio
 from .blueprint import bp
-from .book import FileError
+from .book import MAX_BYTES, FileError
 from .engine import refs
 from .engine.numfmt import FORMATS
 
@@ -116,7 +116,7 @@ def import_file():
     try:
         if upload is None or not upload.filename:
             raise ValidationError("Choose an .xlsx or .csv file to import.", "file")
-        data = upload.read(xlsxio.MAX_BYTES + 1) if hasattr(xlsxio, "MAX_BYTES") else upload.read()
+        data = upload.read(MAX_BYTES + 1)
         name = request.form.get("name") or upload.filename.rsplit(".", 1)[0]
         lower = upload.filename.lower()
         try:
@@ -179,7 +179,7 @@ def _sheet_page(
     start = max(1, selection.r1 - 5)
     if request.args.get("start", "").isdigit():
         start = int(request.args["start"])
-    view = reads.grid(db, _actor(), workbook_id, sheet_id, start)
+    view = reads.grid(db, _actor(), workbook_id, sheet_id, start, min_cols=selection.c2)
     active = reads.cells_in(
         db, view.sheet.id, refs.Range(selection.r1, selection.c1, selection.r1, selection.c1)
     )
@@ -209,7 +209,9 @@ def rows_fragment(workbook_id: int, sheet_id: int):
     count = request.args.get("count", str(reads.WINDOW))
     start_n = int(start) if start.isdigit() else 1
     count_n = min(200, int(count)) if count.isdigit() else reads.WINDOW
-    view = reads.grid(get_db(), _actor(), workbook_id, sheet_id, start_n, max(1, count_n))
+    cols = request.args.get("cols", "0")
+    min_cols = min(200, int(cols)) if cols.isdigit() else 0
+    view = reads.grid(get_db(), _actor(), workbook_id, sheet_id, start_n, max(1, count_n), min_cols)
     html = render_template(
         "sheets/_rows.html", view=view, letters=refs.column_letters, address=refs.address
     )
@@ -524,6 +526,47 @@ def _shown(cell) -> str:
     return reads.cell_view(cell).shown
 
 
+@bp.route("/w/<int:workbook_id>/s/<int:sheet_id>/sort", methods=["GET", "POST"])
+@login_required
+def sort_page(workbook_id: int, sheet_id: int):
+    """Sort a range by one of its columns, with or without a header row."""
+    db, me = get_db(), _actor()
+    book, sheet = access.sheet_for(db, me, workbook_id, sheet_id)
+    source = request.values.get("range") or ""
+    if not source or ":" not in source:
+        used = reads.used_range(db, sheet.id)
+        source = used.address if used else "A1:A1"
+    error = None
+    try:
+        rng = service.parse_range(source, "range")
+        headers = reads.header_row(db, sheet.id, rng)
+    except ValidationError as e:
+        error, rng, headers = e, None, []
+    header = request.form.get("header", "on") == "on" if request.method == "POST" else True
+    if request.method == "POST" and error is None:
+        by = request.form.get("column", "")
+        try:
+            service.sort_range(
+                db, me, workbook_id, sheet_id, rng.address, by if by.isalpha() else None,
+                request.form.get("order") == "desc", header,
+            )  # fmt: skip
+            return redirect(_grid_url(workbook_id, sheet_id, rng.address))
+        except AppError as e:
+            if e.status == 404:
+                raise
+            error = e
+    columns = []
+    if rng is not None:
+        for i, h in enumerate(headers):
+            letter = refs.column_letters(rng.c1 + i)
+            columns.append((letter, f"Column {letter}" + (f" ({h})" if h and header else "")))
+    html = render_template(
+        "sheets/sort.html", book=book, sheet=sheet, source=source, columns=columns, error=error,
+        form=request.form, header=header, section="sort",
+    )  # fmt: skip
+    return html, (error.status if error else 200)
+
+
 @bp.route("/w/<int:workbook_id>/s/<int:sheet_id>/filter", methods=["GET", "POST"])
 @login_required
 def filter_page(workbook_id: int, sheet_id: int):
@@ -536,7 +579,7 @@ def filter_page(workbook_id: int, sheet_id: int):
     col_text = request.values.get("col", refs.column_letters(rng.c1))
     col = (
         refs.column_number(col_text.upper())
-        if col_text.isalpha() and len(col_text) <= 3
+        if col_text.isascii() and col_text.isalpha() and len(col_text) <= 3
         else rng.c1
     )
     col = min(max(col, rng.c1), rng.c2)

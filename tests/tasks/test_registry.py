@@ -41,10 +41,10 @@ def test_builtin_templates_are_registered_by_id():
     assert "chat.post_update" in {t.id for t in templates()}
 
 
-TAGS = {"navigation", "search", "form", "answer", "multi-step", "cross-app"}
+TAGS = {"navigation", "search", "form", "answer", "multi-step", "cross-app", "formula"}
 
 
-@pytest.mark.parametrize("app", ["chat", "crm"])
+@pytest.mark.parametrize("app", ["chat", "crm", "sheets"])
 def test_each_app_suite_has_25_templates_across_every_difficulty_and_both_splits(app):
     suite = [t for t in templates() if t.id.startswith(f"{app}.")]
     assert len(suite) >= 25
@@ -155,6 +155,7 @@ CATALOGUE = {
     "crm.update_deal_terms": ("train", 2, ("crm",)),
     "crm.update_phone_from_chat": ("train", 5, ("chat", "crm")),
     "crm.won_this_quarter": ("test", 3, ("crm",)),
+    "sheets.total_column": ("train", 1, ("sheets",)),
 }
 
 

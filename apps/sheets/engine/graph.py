@@ -11,9 +11,13 @@ those topologically; formulas on a circular reference (a formula reading itself,
 through others) are set apart so the caller stores `CIRCULAR` in them, as Google Sheets shows
 #REF! with "Circular dependency detected".
 
+`recompute` keeps the graphs of the last few formula maps it saw and brings one up to date
+when the map differs in a few cells, so callers may pass the whole map on every edit.
 Measured on a 10,000-cell workbook with 2,000 formulas (`C{r} = A{r}*B{r}` and one
-`=SUM(C1:C2000)`): editing one input and recomputing takes about 2.5 ms once compiled functions
-are cached, most of it in the `formulas` library's dispatch of the two affected formulas.
+`=SUM(C1:C2000)`), after the library's warm-up: editing one input and recomputing takes about
+1 ms (median; 1.5 ms at the 95th percentile), half of it reading the 2,000 cells of the SUM;
+computing all 2,000 formulas from scratch takes about 0.6 s (0.3 s once their plans are
+cached), as formulas filled from one another share one compiled function.
 """
 
 from __future__ import annotations
@@ -268,15 +272,17 @@ class _ValuesResolver:
             self._extent = extent
         return self._extent.get(sheet, (0, 0))
 
-    def __call__(self, sheet: str, rng: Range) -> list[list[Value]]:
+    def __call__(self, sheet: str, rng: Range) -> np.ndarray:
         name = self._sheet(sheet)
         r2, c2 = rng.r2, rng.c2
         if r2 == MAX_ROWS or c2 == MAX_COLS:
             rows, cols = self._used(name)
             r2, c2 = min(r2, rows), min(c2, cols)
         get = self._values.get
-        columns = range(rng.c1, c2 + 1)
-        return [[get((name, row, col)) for col in columns] for row in range(rng.r1, r2 + 1)]
+        rows, cols = range(rng.r1, r2 + 1), range(rng.c1, c2 + 1)
+        grid = np.empty((len(rows), len(cols)), dtype=object)
+        grid.ravel()[:] = [get((name, row, col)) for row in rows for col in cols]
+        return grid
 
 
 _GRAPHS: list[Graph] = []
@@ -306,7 +312,7 @@ def _differences(
     return diff
 
 
-def graph_for(formulas: Mapping[Cell, str]) -> Graph:
+def _graph_for(formulas: Mapping[Cell, str]) -> Graph:
     """A graph of `formulas`: a recently used one brought up to date when it is close (a few
     formulas entered or cleared since), else a new one. Callers hold `_GRAPHS_LOCK`."""
     for position, graph in enumerate(_GRAPHS):
@@ -320,6 +326,13 @@ def graph_for(formulas: Mapping[Cell, str]) -> Graph:
     _GRAPHS.insert(0, graph)
     del _GRAPHS[_GRAPH_CACHE_SIZE:]
     return graph
+
+
+def plan(formulas: Mapping[Cell, str], changed: Iterable[Cell]) -> tuple[list[Cell], set[Cell]]:
+    """`Graph.order` on a graph of `formulas` kept between calls (brought up to date when a
+    few formulas changed since), so a request does not rebuild the dependency graph."""
+    with _GRAPHS_LOCK:
+        return _graph_for(formulas).order(changed)
 
 
 def _same(old: Value, new: Value) -> bool:
@@ -342,7 +355,7 @@ def recompute(
     reference to any other is #REF!), and without it every sheet is taken to exist.
     """
     with _GRAPHS_LOCK:
-        graph = formulas if isinstance(formulas, Graph) else graph_for(formulas)
+        graph = formulas if isinstance(formulas, Graph) else _graph_for(formulas)
         ordered, cycles = graph.order(changed)
         texts = {cell: graph.formulas[cell] for cell in ordered}
         exact = set(graph.sheets)

@@ -139,6 +139,7 @@ class _Text:
 
 _Section = _Number | _Date | _Text
 
+_COLORS = {"black", "blue", "cyan", "green", "magenta", "red", "white", "yellow"}
 _LEX = re.compile(
     r"""
     (?P<quoted>"[^"]*")
@@ -183,10 +184,6 @@ def _lex(section: str) -> list[tuple[str, str]]:
         else:
             tokens.append((kind, text))
     return tokens
-
-
-_COLORS = {"black", "blue", "cyan", "green", "magenta", "red", "white", "yellow"}
-_NUMBER_CHARS = {",", ".", "%"}
 
 
 def _section(code: str) -> _Section:

@@ -219,13 +219,13 @@ def _on_grid(part: _Part) -> bool:
     )
 
 
-Token = str | _Ref
+_Token = str | _Ref
 
 
 @lru_cache(maxsize=65_536)
-def _tokens(raw: str) -> tuple[Token, ...]:
+def _tokens(raw: str) -> tuple[_Token, ...]:
     """The formula as a sequence of plain text runs and reference tokens."""
-    out: list[Token] = []
+    out: list[_Token] = []
     text: list[str] = []
     for match in _TOKEN.finditer(raw, 1):
         groups = match.groupdict()
@@ -309,10 +309,9 @@ def shift(raw: str, d_rows: int, d_cols: int) -> str:
     return _rewrite(raw, edit)
 
 
-def _axis_fields(axis: str) -> str:
+def _check_axis(axis: str) -> None:
     if axis not in ("row", "col"):
         raise ValueError(f"axis must be 'row' or 'col', got {axis!r}")
-    return axis
 
 
 def _targets(ref: _Ref, own_sheet: str, target_sheet: str) -> bool:
@@ -327,7 +326,7 @@ def _with(part: _Part, axis: str, value: int) -> _Part:
 def insert(raw: str, own_sheet: str, target_sheet: str, axis: str, at: int, count: int) -> str:
     """The formula after `count` rows or columns are inserted before `at` in `target_sheet`:
     references at or after `at` move by `count`, ranges spanning `at` grow."""
-    field = _axis_fields(axis)
+    _check_axis(axis)
 
     def moved(index: int) -> int:
         return index + count if index >= at else index
@@ -335,10 +334,10 @@ def insert(raw: str, own_sheet: str, target_sheet: str, axis: str, at: int, coun
     def edit(ref: _Ref) -> str | None:
         if not _targets(ref, own_sheet, target_sheet):
             return None
-        if getattr(ref.first, field) is None:
+        if getattr(ref.first, axis) is None:
             return None
-        first = _with(ref.first, field, moved(getattr(ref.first, field)))
-        second = ref.second and _with(ref.second, field, moved(getattr(ref.second, field)))
+        first = _with(ref.first, axis, moved(getattr(ref.first, axis)))
+        second = ref.second and _with(ref.second, axis, moved(getattr(ref.second, axis)))
         if not all(_on_grid(p) for p in (first, second) if p):
             return ref.error_text()
         return replace(ref, first=first, second=second).text()
@@ -352,27 +351,27 @@ def delete(raw: str, own_sheet: str, target_sheet: str, axis: str, at: int, coun
     """The formula after rows or columns `at`..`at+count-1` of `target_sheet` are deleted:
     references after the block move back, ranges overlapping it shrink, and a cell (or a whole
     range) inside it becomes `#REF!`."""
-    field = _axis_fields(axis)
+    _check_axis(axis)
     end = at + count - 1
 
     def edit(ref: _Ref) -> str | None:
         if not _targets(ref, own_sheet, target_sheet):
             return None
-        lo = getattr(ref.first, field)
+        lo = getattr(ref.first, axis)
         if lo is None:
             return None
-        hi = lo if ref.second is None else getattr(ref.second, field)
+        hi = lo if ref.second is None else getattr(ref.second, axis)
         lo, hi = min(lo, hi), max(lo, hi)
         if at <= lo and hi <= end:
             return ref.error_text()
         new_lo = lo if lo < at else (at if lo <= end else lo - count)
         new_hi = hi if hi < at else (at - 1 if hi <= end else hi - count)
         if ref.second is None:
-            return replace(ref, first=_with(ref.first, field, new_lo)).text()
-        if getattr(ref.first, field) > getattr(ref.second, field):
+            return replace(ref, first=_with(ref.first, axis, new_lo)).text()
+        if getattr(ref.first, axis) > getattr(ref.second, axis):
             new_lo, new_hi = new_hi, new_lo
-        first = _with(ref.first, field, new_lo)
-        second = _with(ref.second, field, new_hi)
+        first = _with(ref.first, axis, new_lo)
+        second = _with(ref.second, axis, new_hi)
         return replace(ref, first=first, second=second).text()
 
     if count <= 0:
@@ -389,14 +388,3 @@ def rename_sheet(raw: str, old: str, new: str) -> str:
         return replace(ref, sheet=new, sheet_text=quote_sheet(new) + "!").text()
 
     return _rewrite(raw, edit)
-
-
-def ref_errors(raw: str) -> bool:
-    """Whether the formula holds a `#REF!` outside string literals."""
-    if not _is_formula(raw):
-        return False
-    return any(isinstance(t, str) and REF_ERROR in _strip_strings(t) for t in _tokens(raw))
-
-
-def _strip_strings(text: str) -> str:
-    return re.sub(r'"(?:[^"]|"")*"?', '""', text)
