@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from flask import Response, flash, jsonify, redirect, render_template, request, send_file, url_for
@@ -18,6 +19,7 @@ from werkzeug.datastructures import FileStorage
 
 from officegym.apps.web import current_user, get_db, login_required
 from officegym.apps.web.errors import TITLES, AppError, ValidationError, error_response
+from officegym.apps.web.localtime import to_local
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.sheets import CHART_KINDS, PIVOT_FUNCTIONS
 
@@ -72,6 +74,13 @@ def _call(function: Callable, *args: Any, **kwargs: Any) -> Any:
 @bp.errorhandler(AppError)
 def _sheets_error(error: AppError):
     return error_response(error.status, TITLES.get(error.status, "Error"), error.message)
+
+
+@bp.app_template_filter("sheets_local")
+def _local(value: datetime) -> datetime:
+    """A stored (naive UTC) time in the reader's timezone, for the pages to format."""
+    user = current_user()
+    return to_local(value, user.timezone if user is not None else None)
 
 
 def _grid_url(workbook_id: int, sheet_id: int, cell: str | None = None) -> str:

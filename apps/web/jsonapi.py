@@ -111,7 +111,10 @@ def json_body() -> dict[str, Any]:
     """The request's JSON object (empty without a body); anything else is a 400."""
     if not request.data:
         return {}
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        raise BadRequest("The JSON body is nested too deeply.") from None
     if not isinstance(data, dict):
         raise BadRequest("Send a JSON object as the request body.")
     return data

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .base import Base
@@ -69,7 +69,11 @@ class Cell(Base):
     """
 
     __tablename__ = "sheets_cell"
-    __table_args__ = (UniqueConstraint("sheet_id", "row", "col"),)
+    __table_args__ = (
+        UniqueConstraint("sheet_id", "row", "col"),
+        # The formulas of a sheet, which every recomputation reads, without a scan of its cells.
+        Index("ix_sheets_cell_formula", "sheet_id", sqlite_where=text("raw LIKE '=%'")),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     sheet_id: Mapped[int] = mapped_column(ForeignKey("sheets_sheet.id"))

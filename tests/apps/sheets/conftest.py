@@ -238,10 +238,11 @@ def grant_edit(store: WorldStore, world: str, facts: SheetsFacts) -> None:
 
 @pytest.fixture(scope="session")
 def web_app(store: WorldStore):
-    """One web app per test process (building one, with its templates, costs ~0.3 s)."""
+    """One web app per test process (building one, with its templates, costs ~0.3 s);
+    `app` points it at the test's world."""
     from officegym.apps.web import create_app
 
-    flask_app = create_app({"WORLD_STORE": store, "DEFAULT_WORLD": "w0", "SECRET_KEY": "t"})
+    flask_app = create_app({"WORLD_STORE": store, "DEFAULT_WORLD": WORLD, "SECRET_KEY": "t"})
     flask_app.config["TESTING"] = True
     return flask_app
 

@@ -33,8 +33,12 @@ class Route:
 
 
 def _comment(owner, facts: SheetsFacts) -> dict:
-    made = call(owner, "POST", f"/workbooks/{facts.workbook}/sheets/{facts.sheet}/comments",
-                {"cell": "A1", "body": "Owner's note"})  # fmt: skip
+    made = call(
+        owner,
+        "POST",
+        f"/workbooks/{facts.workbook}/sheets/{facts.sheet}/comments",
+        {"cell": "A1", "body": "Owner's note"},
+    )
     return {"comment": made.get_json()["id"]}
 
 
@@ -46,8 +50,12 @@ def _pivot(owner, facts: SheetsFacts) -> dict:
         {"source": "A1:H4", "rows": ["Stage"], "values": [{"field": "Amount"}]},
     )
     assert made.status_code == 201, made.get_json()
-    call(owner, "PUT", f"/workbooks/{facts.workbook}/sheets/{facts.sheet}/range",
-         {"ref": "E2", "values": [["1"]]})  # fmt: skip
+    call(
+        owner,
+        "PUT",
+        f"/workbooks/{facts.workbook}/sheets/{facts.sheet}/range",
+        {"ref": "E2", "values": [["1"]]},
+    )
     return {"pivot": made.get_json()["id"]}
 
 
@@ -63,17 +71,25 @@ def _chart(owner, facts: SheetsFacts) -> dict:
 
 
 def _filtered(owner, facts: SheetsFacts) -> dict:
-    call(owner, "POST", f"/workbooks/{facts.workbook}/sheets/{facts.sheet}/filter",
-         {"ref": "A1:H5"})  # fmt: skip
+    call(
+        owner, "POST", f"/workbooks/{facts.workbook}/sheets/{facts.sheet}/filter", {"ref": "A1:H5"}
+    )
     return {}
 
 
 S = "/workbooks/{wb}/sheets/{sh}"
 WRITES = [
     Route("rename workbook", "PATCH", "/workbooks/{wb}", {"name": "Renamed book"}),
-    Route("share", "POST", "/workbooks/{wb}/shares", {"employee_id": "{stranger}", "permission": "view"}),
+    Route(
+        "share",
+        "POST",
+        "/workbooks/{wb}/shares",
+        {"employee_id": "{stranger}", "permission": "view"},
+    ),
     Route("unshare", "DELETE", "/workbooks/{wb}/shares/{viewer}"),
-    Route("replace", "POST", "/workbooks/{wb}/replace", {"find": "Negotiation", "replace": "Closing"}),
+    Route(
+        "replace", "POST", "/workbooks/{wb}/replace", {"find": "Negotiation", "replace": "Closing"}
+    ),
     Route("import csv sheet", "POST", "/workbooks/{wb}/import.csv", files=True),
     Route("add sheet", "POST", "/workbooks/{wb}/sheets", {"name": "New tab"}),
     Route("rename sheet", "PATCH", S, {"name": "Renamed tab"}),
@@ -90,14 +106,21 @@ WRITES = [
     Route("filter", "POST", S + "/filter", {"ref": "A1:H5", "shown": {"D": ["Negotiation"]}}),
     Route("clear filter", "DELETE", S + "/filter", prepare=_filtered),
     Route("column width", "PUT", S + "/columns/J", {"width": 150}),
-    Route("pivot", "POST", S + "/pivots", {"source": "A1:H4", "rows": ["Stage"], "values": [{"field": "Amount"}]}),
+    Route(
+        "pivot",
+        "POST",
+        S + "/pivots",
+        {"source": "A1:H4", "rows": ["Stage"], "values": [{"field": "Amount"}]},
+    ),
     Route("refresh pivot", "POST", "/workbooks/{wb}/pivots/{pivot}/refresh", prepare=_pivot),
-    Route("chart", "POST", S + "/charts", {"kind": "line", "source": "A1:C3"}, extra={"sh": "{sh2}"}),
+    Route(
+        "chart", "POST", S + "/charts", {"kind": "line", "source": "A1:C3"}, extra={"sh": "{sh2}"}
+    ),
     Route("delete chart", "DELETE", "/workbooks/{wb}/charts/{chart}", prepare=_chart),
     Route("trash", "POST", "/workbooks/{wb}/trash", owner_only=True),
     Route("comment", "POST", S + "/comments", {"cell": "B2", "body": "Looks right"}, need="view"),
     Route("copy", "POST", "/workbooks/{wb}/copy", {}, need="view"),
-]  # fmt: skip
+]
 VIEW_WRITES = [r for r in WRITES if r.need == "view"]
 EDIT_WRITES = [r for r in WRITES if r.need == "edit"]
 
@@ -144,7 +167,11 @@ def test_the_owner_may_use_every_write_route(route, owner, facts, store, world):
     before = dump(store, world)
     response = send(route, owner, facts, made)
     assert response.status_code in (200, 201), response.get_json()
-    assert dump(store, world) != before
+    after = dump(store, world)
+    assert after != before
+    # Every act is logged once in a change history, as its actor.
+    logged = after["sheets_edit"][len(before["sheets_edit"]) :]
+    assert [row[3] for row in logged] == [facts.owner.id]  # (rowid, id, workbook, employee)
 
 
 @pytest.mark.parametrize("route", WRITES, ids=_ids(WRITES))
@@ -191,8 +218,12 @@ def test_a_stranger_gets_404_on_every_write_route_and_nothing_changes(
 
 
 def test_a_viewer_cannot_undo_or_redo(owner, viewer, facts, store, world):
-    call(owner, "PUT", f"/workbooks/{facts.workbook}/sheets/{facts.sheet}/range",
-         {"ref": "J2", "values": [["1"]]})  # fmt: skip
+    call(
+        owner,
+        "PUT",
+        f"/workbooks/{facts.workbook}/sheets/{facts.sheet}/range",
+        {"ref": "J2", "values": [["1"]]},
+    )
     before = dump(store, world)
     assert call(viewer, "POST", f"/workbooks/{facts.workbook}/undo").status_code == 403
     assert call(viewer, "POST", f"/workbooks/{facts.workbook}/redo").status_code == 403
@@ -212,8 +243,12 @@ def test_deleting_someone_elses_comment_is_refused_to_an_editor(owner, editor, f
 
 
 def test_the_owner_may_delete_anyones_comment(owner, viewer, facts, store, world):
-    made = call(viewer, "POST", f"/workbooks/{facts.workbook}/sheets/{facts.sheet}/comments",
-                {"cell": "A1", "body": "Viewer's note"}).get_json()  # fmt: skip
+    made = call(
+        viewer,
+        "POST",
+        f"/workbooks/{facts.workbook}/sheets/{facts.sheet}/comments",
+        {"cell": "A1", "body": "Viewer's note"},
+    ).get_json()
     response = call(owner, "DELETE", f"/workbooks/{facts.workbook}/comments/{made['id']}")
     assert response.status_code == 200
     assert rows(store, world, "SELECT 1 FROM sheets_comment") == []
@@ -346,8 +381,12 @@ def test_a_viewer_may_export(path, viewer, facts):
 
 
 def test_an_editor_may_share_with_edit_access(editor, facts, store, world):
-    response = call(editor, "POST", f"/workbooks/{facts.workbook}/shares",
-                    {"employee_id": facts.stranger.id, "permission": "edit"})  # fmt: skip
+    response = call(
+        editor,
+        "POST",
+        f"/workbooks/{facts.workbook}/shares",
+        {"employee_id": facts.stranger.id, "permission": "edit"},
+    )
     assert response.status_code == 201
     assert (
         one(
@@ -361,8 +400,12 @@ def test_an_editor_may_share_with_edit_access(editor, facts, store, world):
 
 
 def test_a_new_share_lets_the_person_see_the_workbook(owner, as_person, facts):
-    call(owner, "POST", f"/workbooks/{facts.workbook}/shares",
-         {"employee_id": facts.stranger.id, "permission": "view"})  # fmt: skip
+    call(
+        owner,
+        "POST",
+        f"/workbooks/{facts.workbook}/shares",
+        {"employee_id": facts.stranger.id, "permission": "view"},
+    )
     assert as_person(facts.stranger).get(f"{API}/workbooks/{facts.workbook}").status_code == 200
 
 
@@ -373,8 +416,12 @@ def test_removing_a_share_hides_the_workbook_again(owner, viewer, facts):
 
 def test_sharing_with_the_owner_is_refused(editor, facts, store, world):
     before = dump(store, world)
-    response = call(editor, "POST", f"/workbooks/{facts.workbook}/shares",
-                    {"employee_id": facts.owner.id, "permission": "view"})  # fmt: skip
+    response = call(
+        editor,
+        "POST",
+        f"/workbooks/{facts.workbook}/shares",
+        {"employee_id": facts.owner.id, "permission": "view"},
+    )
     assert response.status_code == 422
     assert "owns this workbook" in response.get_json()["error"]["message"]
     assert dump(store, world) == before
@@ -383,16 +430,24 @@ def test_sharing_with_the_owner_is_refused(editor, facts, store, world):
 @pytest.mark.parametrize("permission", ["admin", "owner", "", None, 1, ["edit"]])
 def test_sharing_with_an_unknown_permission_is_refused(permission, owner, facts, store, world):
     before = dump(store, world)
-    response = call(owner, "POST", f"/workbooks/{facts.workbook}/shares",
-                    {"employee_id": facts.stranger.id, "permission": permission})  # fmt: skip
+    response = call(
+        owner,
+        "POST",
+        f"/workbooks/{facts.workbook}/shares",
+        {"employee_id": facts.stranger.id, "permission": permission},
+    )
     assert response.status_code == 422
     assert dump(store, world) == before
 
 
 def test_sharing_with_an_inactive_person_is_refused(owner, facts, store, world):
     inactive = one(store, world, "SELECT min(id) FROM people_employee WHERE NOT is_active")
-    response = call(owner, "POST", f"/workbooks/{facts.workbook}/shares",
-                    {"employee_id": inactive, "permission": "view"})  # fmt: skip
+    response = call(
+        owner,
+        "POST",
+        f"/workbooks/{facts.workbook}/shares",
+        {"employee_id": inactive, "permission": "view"},
+    )
     assert response.status_code == 422
 
 
@@ -441,23 +496,38 @@ def test_deleting_a_comment_in_a_trashed_workbook_is_a_conflict(owner, facts, st
 
 
 def test_undo_in_a_trashed_workbook_is_a_conflict(owner, facts, store, world):
-    call(owner, "PUT", f"/workbooks/{facts.workbook}/sheets/{facts.sheet}/range",
-         {"ref": "J2", "values": [["1"]]})  # fmt: skip
+    call(
+        owner,
+        "PUT",
+        f"/workbooks/{facts.workbook}/sheets/{facts.sheet}/range",
+        {"ref": "J2", "values": [["1"]]},
+    )
     call(owner, "POST", f"/workbooks/{facts.workbook}/trash")
     assert call(owner, "POST", f"/workbooks/{facts.workbook}/undo").status_code == 409
 
 
 def test_restoring_a_trashed_workbook_makes_it_editable_again(trashed, owner, facts, store, world):
     assert call(owner, "POST", f"/workbooks/{trashed}/restore").status_code == 200
-    response = call(owner, "PUT", f"/workbooks/{trashed}/sheets/{facts.sheet}/range",
-                    {"ref": "J2", "values": [["1"]]})  # fmt: skip
+    response = call(
+        owner,
+        "PUT",
+        f"/workbooks/{trashed}/sheets/{facts.sheet}/range",
+        {"ref": "J2", "values": [["1"]]},
+    )
     assert response.status_code == 200
 
 
 def test_only_the_owner_may_restore(editor, trashed, facts, store, world):
     assert call(editor, "POST", f"/workbooks/{trashed}/restore").status_code == 404
-    assert one(store, world, "SELECT trashed_at IS NOT NULL FROM sheets_workbook WHERE id = ?",
-               (trashed,)) == 1  # fmt: skip
+    assert (
+        one(
+            store,
+            world,
+            "SELECT trashed_at IS NOT NULL FROM sheets_workbook WHERE id = ?",
+            (trashed,),
+        )
+        == 1
+    )
 
 
 def test_restoring_a_workbook_not_in_the_trash_is_a_conflict(owner, facts):
@@ -485,17 +555,27 @@ FORMS = [
     Form("add sheet", "/sheets/w/{wb}/sheets", {"name": "From the form"}),
     Form("rename sheet", P + "/settings", {"action": "rename", "name": "Renamed tab"}),
     Form("rename workbook", "/sheets/w/{wb}/settings", {"action": "rename", "name": "Renamed"}),
-    Form("share", "/sheets/w/{wb}/share",
-         {"employee_id": "{stranger}", "employee_id_text": "", "permission": "view"}),
-    Form("replace", P + "/find", {"find": "Negotiation", "replace": "Closing", "scope": "sheet"},
-         status=200),
+    Form(
+        "share",
+        "/sheets/w/{wb}/share",
+        {"employee_id": "{stranger}", "employee_id_text": "", "permission": "view"},
+    ),
+    Form(
+        "replace",
+        P + "/find",
+        {"find": "Negotiation", "replace": "Closing", "scope": "sheet"},
+        status=200,
+    ),
     Form("filter values", P + "/filter?col=D", {"show": ["Negotiation"]}, prepare=_filtered),
-    Form("pivot", P + "/pivot?source=A1:H4",
-         {"source": "A1:H4", "rows": "Stage", "value_field": "Amount", "function": "SUM"}),
+    Form(
+        "pivot",
+        P + "/pivot?source=A1:H4",
+        {"source": "A1:H4", "rows": "Stage", "value_field": "Amount", "function": "SUM"},
+    ),
     Form("chart", "/sheets/w/{wb}/s/{sh2}/chart", {"kind": "bar", "source": "A1:C3"}),
     Form("sort", P + "/sort", {"range": "A1:H4", "column": "E", "order": "desc"}),
     Form("comment", P + "/comments", {"cell": "B2", "body": "From the page"}, need="view"),
-]  # fmt: skip
+]
 EDIT_FORMS = [f for f in FORMS if f.need == "edit"]
 
 

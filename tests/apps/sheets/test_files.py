@@ -98,8 +98,12 @@ def test_the_xlsx_export_page_names_the_file_after_the_workbook(owner, facts):
 
 
 def test_an_exported_workbook_imports_back_with_the_same_cells(owner, facts, store, world):
-    call(owner, "PUT", f"{sheet_path(facts)}/range",
-         {"ref": "J2", "values": [["$1,250.50", "12.5%", "'0042", "TRUE", "=J2*2"]]})  # fmt: skip
+    call(
+        owner,
+        "PUT",
+        f"{sheet_path(facts)}/range",
+        {"ref": "J2", "values": [["$1,250.50", "12.5%", "'0042", "TRUE", "=J2*2"]]},
+    )
     call(
         owner,
         "POST",
@@ -126,8 +130,12 @@ def test_an_exported_workbook_imports_back_with_the_same_cells(owner, facts, sto
 def test_an_imported_workbook_recomputes_its_formulas(owner, facts, store, world):
     response = upload(owner, "/workbooks/import", export_xlsx(owner, facts), "pipeline.xlsx")
     copy = response.get_json()["sheets"][0]["id"]
-    call(owner, "PUT", f"/workbooks/{response.get_json()['id']}/sheets/{copy}/range",
-         {"ref": "E2", "values": [["0"]]})  # fmt: skip
+    call(
+        owner,
+        "PUT",
+        f"/workbooks/{response.get_json()['id']}/sheets/{copy}/range",
+        {"ref": "E2", "values": [["0"]]},
+    )
     assert value(store, world, copy, "E5") == value(store, world, facts.sheet, "E5") - 20000
 
 
@@ -135,8 +143,12 @@ def test_an_imported_workbook_belongs_to_the_importer_and_logs_one_act(viewer, f
     response = upload(viewer, "/workbooks/import", export_xlsx(viewer, facts), "mine.xlsx")
     book = response.get_json()
     assert book["owner_id"] == facts.viewer.id and book["role"] == "owner"
-    assert rows(store, world, "SELECT employee_id, summary FROM sheets_edit WHERE workbook_id = ?",
-                (book["id"],)) == [(facts.viewer.id, "Imported “mine”")]  # fmt: skip
+    assert rows(
+        store,
+        world,
+        "SELECT employee_id, summary FROM sheets_edit WHERE workbook_id = ?",
+        (book["id"],),
+    ) == [(facts.viewer.id, "Imported “mine”")]
 
 
 def test_importing_through_the_home_page_opens_the_new_workbook(owner, facts, store, world):
@@ -176,8 +188,15 @@ def test_csv_export_writes_the_shown_values(owner, facts):
 
 
 def test_csv_export_neutralises_text_that_would_run_as_a_formula(owner, facts):
-    call(owner, "PUT", f"{sheet_path(facts)}/range",
-         {"ref": "J1", "values": [["'=HYPERLINK(\"http://x.test\",\"y\")", "+cmd", "@SUM(A1)", "'-1+2"]]})  # fmt: skip
+    call(
+        owner,
+        "PUT",
+        f"{sheet_path(facts)}/range",
+        {
+            "ref": "J1",
+            "values": [['\'=HYPERLINK("http://x.test","y")', "+cmd", "@SUM(A1)", "'-1+2"]],
+        },
+    )
     row = export_csv(owner, facts)[0]
     assert row[9:13] == ['\'=HYPERLINK("http://x.test","y")', "'+cmd", "'@SUM(A1)", "'-1+2"]
 
@@ -263,9 +282,17 @@ def _zip_without_workbook() -> bytes:
         (b"", "empty.csv", "empty"),
         (b"x" * (10 * 1024 * 1024 + 1), "big.csv", "10 MB"),
     ],
-    ids=["corrupt-xlsx", "zip-no-workbook", "empty-xlsx", "old-xls", "wrong-extension",
-         "binary-csv", "empty-csv", "over-10mb"],
-)  # fmt: skip
+    ids=[
+        "corrupt-xlsx",
+        "zip-no-workbook",
+        "empty-xlsx",
+        "old-xls",
+        "wrong-extension",
+        "binary-csv",
+        "empty-csv",
+        "over-10mb",
+    ],
+)
 def test_a_bad_workbook_upload_is_refused_with_a_message(
     owner, store, world, data, filename, message
 ):

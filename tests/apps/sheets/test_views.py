@@ -5,9 +5,12 @@ the grid names each cell with its address and shown value."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from html import unescape
 
 import pytest
+
+from officegym.apps.web.localtime import to_local
 
 from .conftest import cell, cells, dump, form_token, one, rows, value
 
@@ -397,11 +400,23 @@ def share(client, facts, **data):
 
 
 def test_sharing_by_typing_a_persons_exact_name(owner, facts, store, world):
-    response = share(owner, facts, employee_id="", employee_id_text=facts.stranger.name.upper(),
-                     permission="edit")  # fmt: skip
+    response = share(
+        owner,
+        facts,
+        employee_id="",
+        employee_id_text=facts.stranger.name.upper(),
+        permission="edit",
+    )
     assert response.status_code == 302
-    assert one(store, world, "SELECT permission FROM sheets_share WHERE workbook_id = ? AND employee_id = ?",
-               (facts.workbook, facts.stranger.id)) == "edit"  # fmt: skip
+    assert (
+        one(
+            store,
+            world,
+            "SELECT permission FROM sheets_share WHERE workbook_id = ? AND employee_id = ?",
+            (facts.workbook, facts.stranger.id),
+        )
+        == "edit"
+    )
 
 
 def test_sharing_with_someone_not_in_the_directory_shows_the_message(owner, facts, store, world):
@@ -416,8 +431,9 @@ def test_sharing_with_someone_not_in_the_directory_shows_the_message(owner, fact
 
 def test_sharing_with_the_owner_from_the_page_is_refused(editor, facts, store, world):
     before = dump(store, world)
-    response = share(editor, facts, employee_id=str(facts.owner.id), employee_id_text="",
-                     permission="view")  # fmt: skip
+    response = share(
+        editor, facts, employee_id=str(facts.owner.id), employee_id_text="", permission="view"
+    )
     assert response.status_code == 422
     assert "owns this workbook" in response.get_data(as_text=True)
     assert dump(store, world) == before
@@ -425,8 +441,15 @@ def test_sharing_with_the_owner_from_the_page_is_refused(editor, facts, store, w
 
 def test_removing_a_person_from_the_share_page(owner, facts, store, world):
     share(owner, facts, remove=str(facts.viewer.id))
-    assert rows(store, world, "SELECT 1 FROM sheets_share WHERE workbook_id = ? AND employee_id = ?",
-                (facts.workbook, facts.viewer.id)) == []  # fmt: skip
+    assert (
+        rows(
+            store,
+            world,
+            "SELECT 1 FROM sheets_share WHERE workbook_id = ? AND employee_id = ?",
+            (facts.workbook, facts.viewer.id),
+        )
+        == []
+    )
 
 
 def test_a_viewer_sees_who_has_access_but_no_share_form(viewer, facts):
@@ -445,6 +468,20 @@ def test_the_history_page_marks_undone_acts(editor, facts):
     assert "Edited J2" in html and "undone" in html
 
 
+def test_the_history_page_shows_times_in_the_readers_timezone(editor, facts, store, world):
+    post(editor, f"{grid_path(facts)}/cell", {"cell": "J2", "raw": "x"})
+    at = one(
+        store, world, "SELECT max(at) FROM sheets_edit WHERE workbook_id = ?", (facts.workbook,)
+    )
+    zone = one(
+        store, world, "SELECT timezone FROM people_employee WHERE id = ?", (facts.editor.id,)
+    )
+    local = to_local(datetime.fromisoformat(at), zone)
+    assert local.utcoffset()  # the test means something only outside UTC
+    html = page(editor, f"/sheets/w/{facts.workbook}/history")
+    assert f'<time datetime="{local.isoformat()}">' in html
+
+
 def test_the_find_page_lists_matches_with_links_to_their_cells(viewer, facts):
     html = page(viewer, f"{grid_path(facts)}/find?find=Negotiation&scope=all")
     assert f"{facts.sheet_name}!D2" in html
@@ -452,8 +489,11 @@ def test_the_find_page_lists_matches_with_links_to_their_cells(viewer, facts):
 
 
 def test_replace_all_from_the_find_page_reports_the_count(editor, facts, store, world):
-    response = post(editor, f"{grid_path(facts)}/find", {"find": "Negotiation", "replace": "Closing",
-                                                         "scope": "sheet"})  # fmt: skip
+    response = post(
+        editor,
+        f"{grid_path(facts)}/find",
+        {"find": "Negotiation", "replace": "Closing", "scope": "sheet"},
+    )
     assert response.status_code == 200
     assert "Replaced 2 cells." in response.get_data(as_text=True)
     assert cell(store, world, facts.sheet, "D2")[0] == "Closing"
@@ -499,9 +539,18 @@ def test_the_pivot_page_offers_the_ranges_headers(editor, facts):
 
 
 def test_creating_a_pivot_table_from_its_page_opens_the_new_sheet(editor, facts, store, world):
-    response = post(editor, f"{grid_path(facts)}/pivot?source=A1:H4",
-                    {"source": "A1:H4", "rows": "Stage", "value_field": "Amount", "function": "MAX",
-                     "filter_field": "Stage", "filter_values": "Negotiation, Qualification"})  # fmt: skip
+    response = post(
+        editor,
+        f"{grid_path(facts)}/pivot?source=A1:H4",
+        {
+            "source": "A1:H4",
+            "rows": "Stage",
+            "value_field": "Amount",
+            "function": "MAX",
+            "filter_field": "Stage",
+            "filter_values": "Negotiation, Qualification",
+        },
+    )
     assert response.status_code == 302
     target = one(store, world, "SELECT target_sheet_id FROM sheets_pivot")
     assert response.headers["Location"].endswith(grid_path(facts, target))
@@ -514,16 +563,22 @@ def test_a_pivot_with_an_unknown_function_from_its_page_shows_the_message(
     editor, facts, store, world
 ):
     before = dump(store, world)
-    response = post(editor, f"{grid_path(facts)}/pivot?source=A1:H4",
-                    {"source": "A1:H4", "rows": "Stage", "value_field": "Amount", "function": "MEDIAN"})  # fmt: skip
+    response = post(
+        editor,
+        f"{grid_path(facts)}/pivot?source=A1:H4",
+        {"source": "A1:H4", "rows": "Stage", "value_field": "Amount", "function": "MEDIAN"},
+    )
     assert response.status_code == 422
     assert "Summarise by one of" in response.get_data(as_text=True)
     assert dump(store, world) == before
 
 
 def test_refreshing_a_pivot_from_its_sheet(editor, facts, store, world):
-    post(editor, f"{grid_path(facts)}/pivot?source=A1:H4",
-         {"source": "A1:H4", "rows": "Stage", "value_field": "Amount", "function": "SUM"})  # fmt: skip
+    post(
+        editor,
+        f"{grid_path(facts)}/pivot?source=A1:H4",
+        {"source": "A1:H4", "rows": "Stage", "value_field": "Amount", "function": "SUM"},
+    )
     pivot, target = one(store, world, "SELECT id, target_sheet_id FROM sheets_pivot")
     post(editor, f"{grid_path(facts)}/cell", {"cell": "E4", "raw": "1"})
     response = post(editor, f"/sheets/w/{facts.workbook}/pivots/{pivot}/refresh", {})
@@ -532,8 +587,11 @@ def test_refreshing_a_pivot_from_its_sheet(editor, facts, store, world):
 
 
 def test_inserting_a_chart_from_its_page_draws_it_on_the_sheet(editor, facts, store, world):
-    response = post(editor, f"{grid_path(facts, facts.second_sheet)}/chart",
-                    {"kind": "pie", "source": "A1:B3", "title": "Deal count"})  # fmt: skip
+    response = post(
+        editor,
+        f"{grid_path(facts, facts.second_sheet)}/chart",
+        {"kind": "pie", "source": "A1:B3", "title": "Deal count"},
+    )
     assert response.status_code == 302
     html = page(editor, grid_path(facts, facts.second_sheet))
     assert "Pie chart of A1:B3" in html
@@ -557,8 +615,10 @@ def test_a_bad_chart_kind_from_its_page_shows_the_message(editor, facts, store, 
     assert dump(store, world) == before
 
 
-@pytest.mark.parametrize(("order", "expected"), [("asc", [20000.0, 42500.0, 77500.0]),
-                                                 ("desc", [77500.0, 42500.0, 20000.0])])  # fmt: skip
+@pytest.mark.parametrize(
+    ("order", "expected"),
+    [("asc", [20000.0, 42500.0, 77500.0]), ("desc", [77500.0, 42500.0, 20000.0])],
+)
 def test_sorting_from_the_sort_page(order, expected, editor, facts, store, world):
     response = post(
         editor, f"{grid_path(facts)}/sort", {"range": "A1:H4", "column": "E", "order": order}

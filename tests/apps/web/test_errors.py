@@ -102,3 +102,18 @@ def test_unhandled_exception_in_api_is_json_500(error_app):
     assert response.status_code == 500
     assert "secret" not in response.get_data(as_text=True)
     assert response.get_json()["error"]["status"] == 500
+
+
+def test_json_nested_too_deeply_is_a_400_not_a_500(web_store):
+    from officegym.apps.web.jsonapi import json_body
+
+    app = create_app({"WORLD_STORE": web_store, "WTF_CSRF_ENABLED": False})
+
+    @app.post("/api/_t/echo")
+    def echo():
+        return {"keys": sorted(json_body())}
+
+    body = '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    response = app.test_client().post("/api/_t/echo", data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert "nested too deeply" in response.get_json()["error"]["message"]
