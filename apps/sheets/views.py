@@ -60,6 +60,7 @@ TOOL_ACTIONS = {
     "clear",
     "undo",
     "redo",
+    "width",
 }
 
 
@@ -301,6 +302,11 @@ def act(workbook_id: int, sheet_id: int):
             service.delete_lines(db, me, workbook_id, sheet_id, "col", rng.c1, rng.cols)
         elif action == "clear":
             service.clear(db, me, workbook_id, sheet_id, a)
+        elif action == "width":
+            text = request.form.get("width", "")
+            width = int(text) if text.isdigit() and len(text) < 6 else -1
+            for col in range(rng.c1, rng.c2 + 1):
+                service.set_width(db, me, workbook_id, sheet_id, col, width)
         elif action == "undo":
             edit = service.undo(db, me, workbook_id)
             flash(f"Undid: {edit.summary}", "success")

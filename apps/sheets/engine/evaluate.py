@@ -626,8 +626,36 @@ def _reads(key: str, ranges: Ranges | None) -> _Input:
         return CellError("#REF!", f"bad reference {key}")
 
 
+_UNARY_BEFORE = frozenset("=(,;+-*/^&<>%{ ")
+
+
+def _double_negation(text: str) -> str:
+    """`text` with each `--` in unary position written `-1*-`: the library's parser folds
+    two minus signs into a unary plus, which keeps a boolean a boolean, while Excel's `--x`
+    makes a number of it (`=SUMPRODUCT(--(E2:E40>1000))` counts)."""
+    if "--" not in text:
+        return text
+    out: list[str] = []
+    quoted = False
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and text.startswith("--", i):
+            before = "".join(out).rstrip()
+            if not before or before[-1] in _UNARY_BEFORE:
+                out.append("-1*-")
+                i += 2
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 @functools.lru_cache(maxsize=COMPILE_CACHE_SIZE)
 def _compile(text: str) -> _Compiled:
+    text = _double_negation(text)
     try:
         function = formulas.Parser().ast(text)[1].compile()
     except FormulaError as error:

@@ -379,3 +379,17 @@ def test_a_formula_that_does_not_parse_is_an_error_value():
 def test_check_raises_for_a_formula_that_does_not_parse():
     with pytest.raises(FormulaSyntaxError, match="parse error"):
         check("=(1+2")
+
+
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [
+        ("=--(1>0)", 1.0),  # two minus signs make a number of a boolean, as in Excel
+        ("=--TRUE", 1.0),
+        ("=SUMPRODUCT(--({1,5,9}>4))", 2.0),  # the counting idiom: 5 and 9
+        ("=5--3", 8.0),  # binary minus, then unary minus
+        ('=LEN("a--b")', 4.0),  # inside text it is just text
+    ],
+)
+def test_double_negation_makes_numbers(raw, value):
+    assert ev(raw) == value

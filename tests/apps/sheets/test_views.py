@@ -625,3 +625,24 @@ def test_sorting_from_the_sort_page(order, expected, editor, facts, store, world
     )
     assert response.status_code == 302
     assert [value(store, world, facts.sheet, f"E{r}") for r in (2, 3, 4)] == expected
+
+
+def test_the_toolbar_sets_the_width_of_every_selected_column(owner, facts, store, world):
+    done = post(
+        owner, f"{grid_path(facts)}/act", {"cell": "B2:C3", "action": "width", "width": "180"}
+    )
+    assert done.status_code == 302
+    widths = dict(
+        rows(
+            store, world, "SELECT col, width FROM sheets_column WHERE sheet_id = ?", (facts.sheet,)
+        )
+    )
+    assert widths[2] == widths[3] == 180
+
+
+def test_a_column_width_out_of_range_is_refused_and_nothing_changes(owner, facts, store, world):
+    before = rows(store, world, "SELECT * FROM sheets_column ORDER BY id")
+    done = post(owner, f"{grid_path(facts)}/act", {"cell": "B2", "action": "width", "width": "5"})
+    assert done.status_code == 422
+    assert "30 to 800 pixels" in done.get_data(as_text=True)
+    assert rows(store, world, "SELECT * FROM sheets_column ORDER BY id") == before
