@@ -725,7 +725,9 @@ def chart_page(workbook_id: int, sheet_id: int):
     db, me = get_db(), _actor()
     book, sheet = access.sheet_for(db, me, workbook_id, sheet_id)
     error = None
-    source = request.values.get("source", "")
+    # The form's range wins over the link's (which carries the selection it was opened from).
+    source = request.form.get("source") if request.method == "POST" else None
+    source = source if source is not None else request.args.get("source", "")
     if request.method == "POST":
         try:
             if request.form.get("delete"):
