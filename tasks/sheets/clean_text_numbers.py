@@ -39,6 +39,19 @@ _PHRASINGS = (
     "out. Please fix those cells so they count.",
     "“{workbook}”: the Amount column's Total is too low compared with the CRM because some "
     "amounts are text, not numbers. Could you convert them?",
+    "Before the forecast call: some Amount cells in “{workbook}” are text, so the Total "
+    "misses them. Turn them into numbers.",
+    "The pipeline total in “{workbook}” is short — a couple of Amounts are stored as text. "
+    "Fix those cells, please.",
+    "Can you clean up “{workbook}”? A few Amounts were typed as text and the Total ignores them.",
+    "“{workbook}” undercounts the pipeline: some Amounts are text. Make them numbers so the "
+    "Total matches the CRM.",
+    "Please convert the Amount cells stored as text in “{workbook}” into numbers so they are "
+    "in the Total.",
+    "Some deal amounts in “{workbook}” are left-aligned text, not numbers, and the Total "
+    "skips them. Could you fix them?",
+    "The CRM and “{workbook}” disagree on the pipeline total. I think text Amounts are the "
+    "cause — make them real numbers.",
 )
 
 

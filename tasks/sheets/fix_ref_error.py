@@ -34,6 +34,20 @@ _PHRASINGS = (
     "#REF!. Could you repair the Variance formula in {cell}?",
     "The Variance for {department} in “{workbook}” points at a deleted column (#REF!). Please "
     "make it Actual − Budget again so the row works.",
+    "Quick fix needed in “{workbook}”: {cell} ({department}) reads #REF!. Make it Actual "
+    "minus Budget again.",
+    "The {department} line in “{workbook}” is broken — {cell} shows #REF!. Please restore "
+    "the Variance formula.",
+    "Before the budget review, can you repair {cell} in “{workbook}”? The {department} "
+    "Variance should be Actual − Budget.",
+    "#REF! in “{workbook}”, {department} row, cell {cell}. Put the Actual-minus-Budget "
+    "formula back, please.",
+    "Finance flagged “{workbook}”: the {department} Variance in {cell} lost its reference. "
+    "Rebuild it as Actual minus Budget.",
+    "Please fix the {department} Variance in “{workbook}” ({cell}) — it should compute "
+    "Actual − Budget, not #REF!.",
+    "The Variance % for {department} in “{workbook}” is broken because {cell} shows #REF!. "
+    "Repair {cell} (Actual − Budget).",
 )
 
 

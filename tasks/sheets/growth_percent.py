@@ -53,6 +53,20 @@ _PHRASINGS = (
     "Planned Hires divided by Current, as a percentage, one formula per team row.",
     "Add Growth = Planned Hires / Current to the Plan sheet of “{workbook}” in column {col}, "
     "for every team (not the Total row), and give those cells a percent format.",
+    "For the hiring review, add column {col} “Growth” to “{workbook}”: Planned Hires ÷ "
+    "Current per team, as a percent.",
+    "Please add a Growth column in {col} of “{workbook}” — Planned Hires over Current for "
+    "each team row, percent format.",
+    "In “{workbook}”, put Growth (Planned Hires / Current) in column {col} for rows "
+    "2–{last}, shown as percentages.",
+    "Can you work out each team's growth in “{workbook}”? Column {col}, header Growth, "
+    "Planned Hires divided by Current, as %.",
+    "Add a percent-formatted Growth column ({col}) to “{workbook}” computing Planned Hires ÷ "
+    "Current for every team.",
+    "“{workbook}” needs a Growth column in {col}: one formula per team (rows 2–{last}), "
+    "Planned Hires / Current, as a percent.",
+    "I'd like to see growth per team in “{workbook}”: column {col} titled Growth = Planned "
+    "Hires ÷ Current, in percent.",
 )
 
 

@@ -41,6 +41,18 @@ _PHRASINGS = (
     "{sheet}. Could you remove the extra row?",
     "“{workbook}” has the same opportunity listed twice on {sheet}. Delete the duplicate "
     "row so the totals come out right.",
+    "A deal is listed twice on {sheet} in “{workbook}”, inflating the totals. Please delete "
+    "the extra row.",
+    "Can you clean up “{workbook}”? One opportunity appears twice on the {sheet} sheet; "
+    "remove the duplicate row.",
+    "The totals in “{workbook}” are off because of a repeated deal row on {sheet}. Delete "
+    "that duplicate.",
+    "Please remove the duplicated deal row from the {sheet} sheet of “{workbook}” so the "
+    "totals match the CRM.",
+    "“{workbook}” ({sheet}) has one row pasted twice. Delete the copy so the numbers are right.",
+    "Before the forecast call, get rid of the duplicate opportunity row on {sheet} in "
+    "“{workbook}”.",
+    "One deal shows up twice on {sheet} in “{workbook}”. Delete the duplicate row, please.",
 )
 
 
