@@ -38,10 +38,10 @@ NOTES = (
     "Includes the implementation fee; check if that should be split out.",
 )
 _PHRASINGS = (
-    "In “{workbook}”, leave a comment on the Amount cell of {deal} saying: {note}",
-    "Could you add a comment to {deal}'s Amount on the Pipeline sheet of “{workbook}”? It "
-    "should read: {note}",
-    "Please comment on the Amount of the {deal} deal in “{workbook}” with this note: {note}",
+    "In “{workbook}”, leave a comment on the Amount cell of “{deal}” saying: {note}",
+    "Could you add a comment to the Amount of “{deal}” on the Pipeline sheet of "
+    "“{workbook}”? It should read: {note}",
+    "Please comment on the Amount of the “{deal}” deal in “{workbook}” with this note: {note}",
 )
 
 

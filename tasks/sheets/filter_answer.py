@@ -31,18 +31,18 @@ SHEET = "Trips"
 TRAVELLER, HOTEL, RATE, COST = 2, 3, 7, 8
 _PHRASINGS = {
     TRAVELLER: (
-        "Filter the Trips sheet of “{workbook}” to {who}'s trips and tell me their total cost.",
-        "How much did {who}'s trips cost altogether? They're in the Trips sheet of "
-        "“{workbook}”; filtering on Traveller is the quickest way.",
-        "In “{workbook}”, narrow Trips down to the traveller {who} and give me the total of the "
-        "Cost column for those rows.",
+        "Filter “{workbook}” (Trips tab) to {who}'s trips and tell me their total cost.",
+        "How much did {who}'s trips cost altogether? They're on the Trips tab of "
+        "“{workbook}”; filtering on Traveller is quickest.",
+        "In “{workbook}”, narrow Trips down to the traveller {who} and report what those "
+        "rows' Cost adds up to.",
     ),
     HOTEL: (
-        "Filter the Trips sheet of “{workbook}” to stays at {who} and tell me the total cost.",
-        "What did we spend in total on stays at {who}? Filter the Trips sheet of “{workbook}” "
+        "Filter “{workbook}” (Trips tab) to stays at {who} and tell me what they cost in total.",
+        "What did we spend in total on stays at {who}? Filter the Trips tab of “{workbook}” "
         "by Hotel and add up Cost.",
-        "In “{workbook}”, narrow Trips down to the hotel {who} and give me the sum of the Cost "
-        "column for those rows.",
+        "In “{workbook}”, narrow Trips down to the hotel {who} and report what those rows' "
+        "Cost adds up to.",
     ),
 }
 
