@@ -1,1 +1,0 @@
-"""Sheets task templates: one template per module, found and loaded by `officegym.tasks.registry`."""
