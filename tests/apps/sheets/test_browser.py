@@ -573,16 +573,6 @@ def test_a_long_sheet_holds_only_a_window_of_rows(sheets_page, long_book):
     assert sheets_page.get_by_role("gridcell").count() == 30 * 8
 
 
-def test_scrolling_the_grid_loads_later_rows(sheets_page, long_book):
-    grid = open_grid(sheets_page, long_book)
-    grid.hover()
-    for _ in range(4):
-        sheets_page.mouse.wheel(0, 1200)
-    expect(sheets_page.get_by_role("row", name="Row 40", exact=True)).to_be_attached()
-    expect(shows(sheets_page, "B40", "400")).to_be_attached()
-    assert len(loaded_rows(sheets_page)) <= 40
-
-
 def test_scrolling_up_from_a_window_far_down_loads_earlier_rows(sheets_page, long_book):
     open_grid(sheets_page, long_book, "B300")
     assert min(loaded_rows(sheets_page)) == 295
