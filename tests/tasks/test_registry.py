@@ -58,7 +58,7 @@ TAGS = {
 }
 
 
-@pytest.mark.parametrize("app", ["chat", "crm"])
+@pytest.mark.parametrize("app", ["chat", "crm", "sheets"])
 def test_each_app_suite_has_25_templates_across_every_difficulty_and_both_splits(app):
     suite = [t for t in templates() if t.id.startswith(f"{app}.")]
     assert len(suite) >= 25
@@ -169,6 +169,31 @@ CATALOGUE = {
     "crm.update_deal_terms": ("train", 2, ("crm",)),
     "crm.update_phone_from_chat": ("train", 5, ("chat", "crm")),
     "crm.won_this_quarter": ("test", 3, ("crm",)),
+    "sheets.average_rate_answer": ("test", 2, ("sheets",)),
+    "sheets.chart_budget": ("train", 3, ("sheets",)),
+    "sheets.clean_text_numbers": ("train", 3, ("sheets",)),
+    "sheets.comment_on_cell": ("test", 1, ("sheets",)),
+    "sheets.copy_won_deals": ("test", 5, ("crm", "sheets")),
+    "sheets.copy_workbook": ("train", 1, ("sheets",)),
+    "sheets.count_over_threshold": ("train", 3, ("sheets",)),
+    "sheets.fill_down_formula": ("train", 3, ("sheets",)),
+    "sheets.filter_answer": ("test", 3, ("sheets",)),
+    "sheets.fix_ref_error": ("test", 2, ("sheets",)),
+    "sheets.flag_over_cap": ("train", 4, ("sheets",)),
+    "sheets.freeze_and_currency": ("train", 2, ("sheets",)),
+    "sheets.growth_percent": ("train", 3, ("sheets",)),
+    "sheets.import_csv": ("train", 3, ("sheets",)),
+    "sheets.insert_row_entry": ("train", 3, ("sheets",)),
+    "sheets.largest_deal_owner": ("test", 3, ("sheets",)),
+    "sheets.lookup_team_headcount": ("train", 4, ("sheets",)),
+    "sheets.pivot_pipeline": ("train", 4, ("sheets",)),
+    "sheets.remove_duplicate_row": ("train", 3, ("sheets",)),
+    "sheets.rename_sheet": ("train", 1, ("sheets",)),
+    "sheets.replace_city_name": ("train", 2, ("sheets",)),
+    "sheets.share_viewer": ("test", 1, ("sheets",)),
+    "sheets.sort_by_column": ("train", 2, ("sheets",)),
+    "sheets.summary_sheet": ("train", 3, ("sheets",)),
+    "sheets.total_column": ("train", 1, ("sheets",)),
 }
 
 
