@@ -37,12 +37,21 @@ def read_rows(actions: PageActions, last_row: int, pages: int = 12) -> dict[int,
     """The shown text of every filled cell in rows 1..`last_row` of the open sheet, by row and
     column, paging down with "Next rows" while rows are missing."""
     rows: dict[int, dict[int, str]] = {}
+    seen = 0
     for _ in range(pages):
         shown, last = _window(actions)
+        for _look in range(5):
+            # The grid swaps its window in after the click's fetch: until the new rows show,
+            # look again rather than page on (which would skip a window unread).
+            if last > seen:
+                break
+            actions.noop(200)
+            shown, last = _window(actions)
         for (row, col), text in shown.items():
             rows.setdefault(row, {})[col] = text
         if last >= last_row:
             return rows
+        seen = last
         actions.click(actions.find("link", "Next rows", exact=True))
     raise LookupError(f"row {last_row} did not come into view after {pages} pages")
 
