@@ -204,6 +204,7 @@ def build(world: World) -> None:
         role: str,
         office: Row,
         years: tuple[float, float],
+        level: str = "staff",
     ) -> Row:
         while True:
             first, last = fake.first_name(), fake.last_name()
@@ -234,6 +235,7 @@ def build(world: World) -> None:
             phone=phone_number(rng, city) if rng.random() < 0.9 else None,
             hire_date=hired,
             role=role,
+            job_level=level,
             is_active=True,
             status_emoji="",
             status_text="",
@@ -245,7 +247,9 @@ def build(world: World) -> None:
         return rng.choices(offices, weights=office_weights)[0]
 
     hq = offices[0]
-    ceo = person("Chief Executive Officer", exec_team, None, "admin", hq, (6.0, 9.0))
+    ceo = person(
+        "Chief Executive Officer", exec_team, None, "admin", hq, (6.0, 9.0), "executive"
+    )
     head_of: dict[str, Row] = {}
     for title, departments in execs:
         head = person(
@@ -255,6 +259,7 @@ def build(world: World) -> None:
             "manager",
             hq if rng.random() < 0.7 else pick_office(),
             (1.0, 7.0),
+            "executive",
         )
         for dept in departments:
             head_of[dept] = head
@@ -274,14 +279,18 @@ def build(world: World) -> None:
                     )
                 )
             continue
-        lead = person(spec.lead_title, team, head, "manager", pick_office(), (1.0, 6.0))
+        lead = person(
+            spec.lead_title, team, head, "manager", pick_office(), (1.0, 6.0), "director"
+        )
         rest = size - 1
         groups = [rest] if rest <= 9 else _split(rest, [1] * -(-rest // 8))
         for group in groups:
             boss = lead
             count = group
             if len(groups) > 1:
-                boss = person(spec.manager_title, team, lead, "manager", pick_office(), (1.0, 6.0))
+                boss = person(
+                    spec.manager_title, team, lead, "manager", pick_office(), (1.0, 6.0), "manager"
+                )
                 count -= 1
             for _ in range(count):
                 members.append(

@@ -48,6 +48,8 @@ class Employee(Base):
     phone: Mapped[str | None] = mapped_column(String(40))
     hire_date: Mapped[date] = mapped_column()
     role: Mapped[str] = mapped_column(String(16), default="member")
+    # staff, manager, director or executive: what travel policy caps key on.
+    job_level: Mapped[str] = mapped_column(String(16), default="staff")
     is_active: Mapped[bool] = mapped_column(default=True)
     status_emoji: Mapped[str] = mapped_column(String(16), default="")
     status_text: Mapped[str] = mapped_column(String(100), default="")
