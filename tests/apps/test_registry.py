@@ -14,7 +14,7 @@ ICON = "<svg></svg>"
 
 
 def test_every_app_package_declares_its_entry():
-    assert [app.slug for app in entries()] == ["chat", "crm", "sheets"]
+    assert [app.slug for app in entries()] == ["booking", "chat", "crm", "sheets"]
     assert entry("crm").service == "officegym.apps.crm.service"
 
 
@@ -22,7 +22,7 @@ def test_an_apps_tables_are_the_world_tables_with_its_prefix():
     tables = entry("chat").tables()
     assert "chat_message" in tables and "crm_account" not in tables
     owned = {t for app in entries() for t in app.tables()}
-    assert owned == {t for t in Base.metadata.tables if t.startswith(("chat_", "crm_", "sheets_"))}
+    assert owned == {t for t in Base.metadata.tables if t.startswith(("booking_", "chat_", "crm_", "sheets_"))}
 
 
 def test_the_dsl_mappings_merge_every_apps_declarations():

@@ -1,0 +1,5 @@
+"""Placeholder until written."""
+
+
+def main_pages(world):
+    return []

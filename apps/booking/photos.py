@@ -1,0 +1,3 @@
+"""Placeholder until written."""
+
+from .blueprint import bp  # noqa: F401
