@@ -42,7 +42,38 @@ _ELEMENT_STATE_JS = """bid => {
     if (el.matches(":disabled") || el.closest("[aria-disabled=true]")) return "disabled";
     return "ok";
 }"""
-_QUIET_JS = "() => new Promise(done => setTimeout(() => done(document.readyState), 0))"
+# Counts the page's own fetches, XHRs and response-body reads still running, each until one
+# task after it ends, so the code awaiting it (a grid swapping in its next rows) has run too.
+# The network events alone arrive too late to say so: a click's fetch may not be reported yet
+# when the click returns, and a finished request still has its body read and used after.
+_PENDING_JS = """(() => {
+  const key = Symbol.for("officegym.pending");
+  if (Object.prototype.hasOwnProperty.call(window, key)) return;
+  let pending = 0;
+  Object.defineProperty(window, key, { get: () => pending });
+  const end = () => { setTimeout(() => { pending -= 1; }, 0); };
+  const track = (promise) => { pending += 1; promise.then(end, end); return promise; };
+  const fetch0 = window.fetch;
+  window.fetch = function (...args) { return track(fetch0.apply(this, args)); };
+  for (const name of ["text", "json", "blob", "arrayBuffer", "formData"]) {
+    const read = Response.prototype[name];
+    Response.prototype[name] = function (...args) { return track(read.apply(this, args)); };
+  }
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    pending += 1;
+    this.addEventListener("loadend", end, { once: true });
+    try { return send.apply(this, args); } catch (error) { end(); throw error; }
+  };
+})();"""
+# Resolves once nothing the page started is pending, one task later: the document's state.
+_QUIET_JS = """() => new Promise(done => {
+  const key = Symbol.for("officegym.pending");
+  const check = () => (window[key] || 0) > 0
+    ? setTimeout(check, 5)
+    : setTimeout(() => done(document.readyState), 0);
+  check();
+})"""
 
 
 class LoginFailed(RuntimeError):
@@ -123,6 +154,7 @@ class BrowserSession:
             context.set_default_timeout(options.action_timeout_ms)
             context.set_default_navigation_timeout(options.navigation_timeout_ms)
             await sandbox.install(context)
+            await context.add_init_script(_PENDING_JS)
             context.on("page", session._adopt)
             await context.new_page()
         except BaseException:

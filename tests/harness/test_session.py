@@ -6,6 +6,8 @@ for pointer actions without a visible effect in the apps, by DOM events recorded
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 import officegym
@@ -225,6 +227,61 @@ def test_noop_waits_for_quiet_without_error(env):
     env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step("noop(50)")
     assert obs["last_action_error"] == "" and not terminated and info["settled"]
+
+
+def test_a_step_waits_for_the_pages_fetches_and_what_it_does_with_them(new_channel_page):
+    env = new_channel_page
+
+    async def slow(route):
+        await asyncio.sleep(0.4)
+        await route.fulfill(body=route.request.url.rsplit("/", 1)[-1])
+
+    run(env, page(env).route("**/officegym-probe/*", slow))
+    js(
+        env,
+        """() => {
+            const button = document.createElement('button');
+            button.id = 'probe';
+            button.textContent = 'Load';
+            button.addEventListener('click', async () => {
+                const first = await (await fetch('/officegym-probe/first')).text();
+                const second = await (await fetch('/officegym-probe/' + first + '-second')).text();
+                button.textContent = 'Loaded ' + second;
+            });
+            document.body.prepend(button);
+        }""",
+    )
+    ok(env, "noop(10)")
+    obs = ok(env, f'click("{bid_of(env, "#probe")}")')
+    assert js(env, "() => document.querySelector('#probe').textContent") == "Loaded first-second"
+    assert "Loaded first-second" in obs["axtree_txt"]
+
+
+def test_the_page_counts_its_pending_fetches_xhrs_and_body_reads(new_channel_page):
+    env = new_channel_page
+
+    async def slow(route):
+        await asyncio.sleep(0.3)
+        await route.fulfill(body="ok")
+
+    run(env, page(env).route("**/officegym-probe/*", slow))
+    pending = "() => window[Symbol.for('officegym.pending')]"
+    assert js(env, pending) == 0
+    js(
+        env,
+        """() => {
+            window.__probe = [];
+            fetch('/officegym-probe/a').then(r => r.text()).then(t => window.__probe.push(t));
+            const xhr = new XMLHttpRequest();
+            xhr.open('GET', '/officegym-probe/b');
+            xhr.onload = () => window.__probe.push(xhr.responseText);
+            xhr.send();
+        }""",
+    )
+    assert js(env, pending) == 2
+    assert run(env, env._core.session.settle())
+    assert js(env, pending) == 0
+    assert js(env, "() => window.__probe") == ["ok", "ok"]
 
 
 def test_report_infeasible_terminates_with_the_reason(env):
