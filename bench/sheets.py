@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     figures: dict[str, object] = {}
     for name, samples, base, target in rows:
-        p50, p95 = statistics.median(samples), percentile(samples, 95)
+        p50, p95 = statistics.median(samples), percentile(samples, 0.95)
         meets = "" if target is None else ("yes" if p50 <= target else "no")
         table.add_row(
             name,
