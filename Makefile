@@ -54,6 +54,7 @@ bench: install
 	$(BIN)/python bench/chat.py
 	$(BIN)/python bench/crm.py
 	$(BIN)/python bench/sheets.py
+	$(BIN)/python bench/booking.py
 	$(BIN)/python bench/harness.py
 
 clean:

@@ -8,9 +8,9 @@ so a seeded reservation's total is exactly what the listing page quotes. Amounts
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
-from datetime import date, timedelta
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -40,6 +40,11 @@ def _cents(amount: Decimal) -> int:
 def percent_of(cents: int, percent: float | int) -> int:
     """`percent`% of `cents`, to the cent, half up."""
     return _cents(Decimal(cents) * Decimal(str(percent)) / 100)
+
+
+def average_nightly_cents(subtotal: int, nights: int) -> int:
+    """The average nightly rate of `nights` nights costing `subtotal` cents, to the cent."""
+    return _cents(Decimal(subtotal) / max(1, nights))
 
 
 @dataclass(frozen=True)
@@ -84,15 +89,64 @@ class Quote:
     @property
     def average_nightly(self) -> int:
         """The average nightly rate before fees, discounts and taxes, in cents."""
-        return _cents(Decimal(self.subtotal) / max(1, len(self.nights)))
+        return average_nightly_cents(self.subtotal, len(self.nights))
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        """The quote as JSON-ready data: every field, nights as ISO dates. Built field by field
+        (`dataclasses.asdict` deep-copies and is too slow for a world's thousands of stays)."""
+        data: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
         data["nights"] = [
             {"night": n.night.isoformat(), "cents": n.cents, "label": n.label} for n in self.nights
         ]
         data["season_names"] = list(self.season_names)
         return data
+
+
+def _day(value: date | str) -> date:
+    """A date from a row: a `date` (or datetime), or the ISO text SQLite hands back."""
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    return date.fromisoformat(str(value)[:10])
+
+
+def _row_id(row: Mapping[str, Any]) -> int:
+    try:
+        return int(row["id"])
+    except (KeyError, IndexError):  # a mapping without ids; sqlite3.Row raises IndexError
+        return 0
+
+
+def stay_terms(
+    resource: Mapping[str, Any],
+    prop: Mapping[str, Any],
+    seasons: Iterable[Mapping[str, Any]] = (),
+    city_tax: Mapping[str, Any] | None = None,
+) -> tuple[Terms, tuple[str, ...]]:
+    """The pricing terms of a stay listing from its world rows, with its seasons' names.
+
+    `resource` is the `booking_resource` row, `prop` its `booking_property`, `seasons` the
+    property's `booking_season` rows (any order; they are taken by start date, then id) and
+    `city_tax` the `booking_city_tax` row of the property's city, if any. Rows are plain
+    mappings (generator dicts, `sqlite3.Row`, or an ORM row's `_mapping`); dates may be
+    `date`s or ISO text. Returns `(terms, season_names)`, ready for `quote(terms, check_in,
+    check_out, season_names)`.
+    """
+    ordered = sorted(seasons, key=lambda s: (_day(s["start_date"]), _row_id(s)))
+    terms = Terms(
+        nightly_rate=resource["nightly_rate"] or 0,
+        weekend_rate=resource["weekend_rate"],
+        cleaning_fee=resource["cleaning_fee"] or 0,
+        weekly_discount_pct=resource["weekly_discount_pct"] or 0,
+        service_fee_pct=prop["service_fee_pct"] or 0,
+        tax_percent=float(city_tax["percent"]) if city_tax is not None else 0.0,
+        tax_per_night_cents=(city_tax["per_night_cents"] or 0) if city_tax is not None else 0,
+        seasons=tuple(
+            (_day(s["start_date"]), _day(s["end_date"]), int(s["percent"])) for s in ordered
+        ),
+    )
+    return terms, tuple(s["name"] for s in ordered)
 
 
 def nightly_cents(terms: Terms, night: date, season_names: dict[int, str] | None = None) -> Night:
@@ -110,9 +164,7 @@ def nightly_cents(terms: Terms, night: date, season_names: dict[int, str] | None
     return Night(night, int(dollars) * 100, label)
 
 
-def quote(
-    terms: Terms, check_in: date, check_out: date, season_names: Sequence[str] = ()
-) -> Quote:
+def quote(terms: Terms, check_in: date, check_out: date, season_names: Sequence[str] = ()) -> Quote:
     """The price of staying from `check_in` to `check_out` (check-out day not a night)."""
     if check_out <= check_in:
         raise ValueError("check-out must be after check-in")
@@ -182,6 +234,30 @@ class PolicyTerms:
     preferred_only: bool
 
 
+def policy_terms(
+    policy: Mapping[str, Any], caps: Iterable[Mapping[str, Any]], job_level: str
+) -> PolicyTerms:
+    """The terms of a `booking_policy` row for a traveller of `job_level`: the nightly cap of
+    that level among `caps` (the policy's `booking_policy_cap` rows), else the policy's own
+    `max_nightly_rate`."""
+    cap = next(
+        (
+            c["max_nightly_rate"]
+            for c in caps
+            if c["job_level"] == job_level and c["policy_id"] == policy["id"]
+        ),
+        policy["max_nightly_rate"],
+    )
+    return PolicyTerms(
+        name=policy["name"],
+        nightly_cap=cap,
+        approval_over_total=policy["approval_over_total"],
+        min_advance_days=policy["min_advance_days"],
+        max_nights=policy["max_nights"],
+        preferred_only=bool(policy["preferred_only"]),
+    )
+
+
 def policy_breaches(
     policy: PolicyTerms,
     price: Quote,
@@ -204,8 +280,7 @@ def policy_breaches(
         broken.append(
             Rule(
                 "total",
-                f"The total ${price.total / 100:,.2f} is over "
-                f"${policy.approval_over_total:,}.",
+                f"The total ${price.total / 100:,.2f} is over ${policy.approval_over_total:,}.",
             )
         )
     ahead = (check_in - today).days
@@ -239,10 +314,13 @@ __all__ = [
     "Quote",
     "Rule",
     "Terms",
+    "average_nightly_cents",
     "nightly_cents",
     "percent_of",
     "policy_breaches",
+    "policy_terms",
     "quote",
     "refund_cents",
     "refund_percent",
+    "stay_terms",
 ]

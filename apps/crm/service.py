@@ -7,12 +7,13 @@ Times come from the world clock: one `stamp()` per write operation, shared by ev
 touches. New rows take SQLite's next rowid, so the same actions give the same ids.
 
 Edits follow `access` (owner and role); a refused edit raises Forbidden before anything is
-written. The one write outside CRM tables: merging re-points other apps' rows (booking
-reservations) from the records merged away to the one kept, because the rows they point at are
-deleted. Every change to an account, contact, lead or opportunity adds one row per changed
-field to that object's history table, with who and when. What the pages show is read by
-`reads`; the dry runs of a bulk change (`bulk_plan`) and of an import (`plan_import`) are here
-because they are those writes' validation.
+written. The one change outside CRM tables: merging re-points other apps' rows from the records
+merged away to the one kept, because the rows they point at are deleted; booking reservations
+move through booking's own service (`move_account_reservations`). Every change to an account,
+contact, lead or opportunity adds one row per changed field to that object's history table,
+with who and when. What the pages show is read by `reads`; the dry runs of a bulk change
+(`bulk_plan`) and of an import (`plan_import`) are here because they are those writes'
+validation.
 
 Errors: ValidationError (bad input, with a message per field), NotFound, Forbidden, Conflict
 (a converted lead, a record other rows still point at) and its `LikelyDuplicate` (a probable
@@ -31,6 +32,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy import update as sql_update
 from sqlalchemy.orm import Session
 
+from officegym.apps.booking import service as booking_service
 from officegym.apps.web.errors import AppError, Conflict, Forbidden, NotFound, ValidationError
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.clock import stamp
@@ -845,6 +847,9 @@ def merge(
                 .where(column.in_(wanted), table.c.id.in_(wanted))
                 .values({column.name: None})
             )
+        elif (table.name, column.name) == ("booking_reservation", "account_id"):
+            for other in others:
+                booking_service.move_account_reservations(db, other, master_id)
         else:
             db.execute(sql_update(table).where(column.in_(others)).values({column.name: master_id}))
     if spec.history is not None:

@@ -845,7 +845,7 @@ class _Chat:
             f"Hotel: {hotel['name']}\nAddress: {hotel['address']}, {hotel['city']}\n"
             f"Room: {resource['name']}\nCheck-in: {res['start_at'].date().isoformat()}\n"
             f"Check-out: {res['end_at'].date().isoformat()}\nNights: {(res['end_at'] - res['start_at']).days}\n"
-            f"Total: {_money(res['total_cost'])}\nPurpose: {res['purpose']}\n"
+            f"Total: ${res['total_cents'] / 100:,.2f}\nPurpose: {res['purpose']}\n"
         ).encode()
         draft = self.draft(
             channel, author, at, text.ATTACH_ITINERARY, "attachment", text.ITINERARY, **slots

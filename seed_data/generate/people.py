@@ -247,9 +247,7 @@ def build(world: World) -> None:
         return rng.choices(offices, weights=office_weights)[0]
 
     hq = offices[0]
-    ceo = person(
-        "Chief Executive Officer", exec_team, None, "admin", hq, (6.0, 9.0), "executive"
-    )
+    ceo = person("Chief Executive Officer", exec_team, None, "admin", hq, (6.0, 9.0), "executive")
     head_of: dict[str, Row] = {}
     for title, departments in execs:
         head = person(
@@ -279,9 +277,7 @@ def build(world: World) -> None:
                     )
                 )
             continue
-        lead = person(
-            spec.lead_title, team, head, "manager", pick_office(), (1.0, 6.0), "director"
-        )
+        lead = person(spec.lead_title, team, head, "manager", pick_office(), (1.0, 6.0), "director")
         rest = size - 1
         groups = [rest] if rest <= 9 else _split(rest, [1] * -(-rest // 8))
         for group in groups:

@@ -6,6 +6,7 @@ so a world is byte-identical on machines with or without tzdata installed.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -26,6 +27,28 @@ class City:
     neighborhoods: tuple[str, ...]
     hotel_rate: int  # typical nightly rate of a business hotel, USD
     slug: str
+    latitude: float  # the city centre, degrees north
+    longitude: float  # the city centre, degrees east
+
+
+# City-centre coordinates (a central square or station), degrees.
+_CENTRES: dict[str, tuple[float, float]] = {
+    "San Francisco": (37.7793, -122.4193), "New York": (40.7128, -74.0060),
+    "Austin": (30.2672, -97.7431), "Boston": (42.3601, -71.0589),
+    "Seattle": (47.6062, -122.3321), "Chicago": (41.8781, -87.6298),
+    "Denver": (39.7392, -104.9903), "Atlanta": (33.7490, -84.3880),
+    "Los Angeles": (34.0522, -118.2437), "Dallas": (32.7767, -96.7970),
+    "Miami": (25.7617, -80.1918), "Minneapolis": (44.9778, -93.2650),
+    "Philadelphia": (39.9526, -75.1652), "Toronto": (43.6532, -79.3832),
+    "Vancouver": (49.2827, -123.1207), "London": (51.5074, -0.1278),
+    "Manchester": (53.4808, -2.2426), "Dublin": (53.3498, -6.2603),
+    "Berlin": (52.5200, 13.4050), "Munich": (48.1351, 11.5820),
+    "Amsterdam": (52.3676, 4.9041), "Paris": (48.8566, 2.3522),
+    "Madrid": (40.4168, -3.7038), "Stockholm": (59.3293, 18.0686),
+    "Zurich": (47.3769, 8.5417), "Singapore": (1.2903, 103.8520),
+    "Tokyo": (35.6812, 139.7671), "Sydney": (-33.8688, 151.2093),
+    "Melbourne": (-37.8136, 144.9631),
+}  # fmt: skip
 
 
 def _city(
@@ -41,6 +64,7 @@ def _city(
     street_first: bool = False,
 ) -> City:
     slug = name.lower().replace(" ", "-").replace(".", "")
+    latitude, longitude = _CENTRES[name]
     return City(
         name,
         country,
@@ -53,6 +77,8 @@ def _city(
         neighborhoods,
         hotel_rate,
         slug,
+        latitude,
+        longitude,
     )
 
 
@@ -196,3 +222,13 @@ def to_local(city: City, utc: datetime) -> datetime:
     """Convert naive UTC to the naive local wall-clock time in `city`."""
     offset = city.utc_offset + (1 if _is_dst(city, utc.date()) else 0)
     return utc + timedelta(hours=offset)
+
+
+def point_near(rng: random.Random, city: City, km: float) -> tuple[float, float]:
+    """A (latitude, longitude) within `km` of `city`'s centre, uniform over the disc, to six
+    decimals (about 10 cm)."""
+    distance = km * math.sqrt(rng.random())
+    bearing = rng.uniform(0, 2 * math.pi)
+    north = distance * math.cos(bearing) / 111.32
+    east = distance * math.sin(bearing) / (111.32 * math.cos(math.radians(city.latitude)))
+    return round(city.latitude + north, 6), round(city.longitude + east, 6)

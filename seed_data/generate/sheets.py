@@ -12,12 +12,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from ..booking_rules import average_nightly_cents
 from ..schema.crm import STAGES
 from .context import Ref, Row, World
 from .formula import ErrorCode, column_letters, evaluate
 from .people import REVENUE_TEAMS
 
 MONEY = "$#,##0"
+CENTS = "$#,##0.00"
 PERCENT = "0.0%"
 DATE = "yyyy-mm-dd"
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -163,13 +165,26 @@ def _write_sheet(world: World, workbook: Row, sheet: _Sheet, position: int) -> R
     return sheet_row
 
 
+def _nightly_rate(res: Row) -> int | float:
+    """A stay's average nightly rate before fees and taxes, in dollars, as its quote has it."""
+    price = json.loads(res["price_json"])
+    cents = average_nightly_cents(price["subtotal"], len(price["nights"]))
+    return cents // 100 if cents % 100 == 0 else cents / 100
+
+
 def _total_row(
-    sheet: _Sheet, row: int, first: int, last: int, cols: list[int], label_col: int = 1
+    sheet: _Sheet,
+    row: int,
+    first: int,
+    last: int,
+    cols: list[int],
+    label_col: int = 1,
+    fmt: str = MONEY,
 ) -> None:
     sheet.put(row, label_col, "Total")
     for col in cols:
         letter = column_letters(col)
-        sheet.put(row, col, f"=SUM({letter}{first}:{letter}{last})", MONEY)
+        sheet.put(row, col, f"=SUM({letter}{first}:{letter}{last})", fmt)
 
 
 class _Plan:
@@ -376,7 +391,8 @@ class _Plan:
         trips = _Sheet("Trips")
         trips.put_row(1, ["Booking #", "Traveller", "Hotel", "City", "Check-in", "Nights",
                           "Nightly Rate", "Cost", "Purpose"])  # fmt: skip
-        fmts: list[str | None] = [None, None, None, None, None, None, MONEY, MONEY, None]
+        # Rates are the quote's average per night, to the cent.
+        fmts: list[str | None] = [None, None, None, None, None, None, CENTS, CENTS, None]
         months: dict[int, list[int]] = defaultdict(list)
         for i, (res, resource, guest) in enumerate(stays, start=2):
             hotel = world.get("booking_property", resource["property_id"])
@@ -384,20 +400,20 @@ class _Plan:
             trips.put_row(
                 i,
                 [res["id"], world.ref("people_employee", guest), world.ref("booking_property", hotel),
-                 hotel["city"], res["start_at"].date().isoformat(), nights, resource["nightly_rate"],
+                 hotel["city"], res["start_at"].date().isoformat(), nights, _nightly_rate(res),
                  f"=F{i}*G{i}", res["purpose"]],
                 fmts,
             )  # fmt: skip
             trips.cells[i, 9] = (res["purpose"], None, list(self.purpose_refs[res["id"]]))
             months[res["start_at"].month].append(i)
         last = len(stays) + 1
-        _total_row(trips, last + 1, 2, last, [8])
+        _total_row(trips, last + 1, 2, last, [8], fmt=CENTS)
         trips.put(1, 11, "Month")
         trips.put(1, 12, "Total")
         for j, month in enumerate(sorted(months), start=2):
             rows = months[month]
             trips.put(j, 11, _MONTHS[month - 1])
-            trips.put(j, 12, f"=SUM(H{rows[0]}:H{rows[-1]})", MONEY)
+            trips.put(j, 12, f"=SUM(H{rows[0]}:H{rows[-1]})", CENTS)
         owner_pool = [
             e for e in self.active if e["title"] in ("Travel Coordinator", "Financial Analyst")
         ]

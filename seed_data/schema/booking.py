@@ -20,6 +20,17 @@ PROPERTY_KINDS = ("hotel", "home", "office")
 RESOURCE_KINDS = ("hotel_room", "home", "meeting_room")
 CANCELLATION_POLICIES = ("flexible", "moderate", "strict")
 JOB_LEVELS = ("staff", "manager", "director", "executive")
+HOME_TYPES = ("Apartment", "House", "Loft", "Serviced apartment", "Guest suite", "Townhouse")
+PROPERTY_TYPES = ("Hotel", *HOME_TYPES)
+# What hotels and homes list in `amenities` (lower case); search filters on the first five.
+AMENITIES = ("wifi", "workspace", "parking", "kitchen", "washer", "air conditioning",
+             "heating", "tv", "elevator", "gym", "pool", "breakfast", "self check-in",
+             "pets allowed", "24h front desk", "restaurant", "bar", "airport shuttle", "spa",
+             "dryer", "dishwasher", "coffee maker", "balcony", "city view", "iron",
+             "hair dryer")  # fmt: skip
+# What meeting rooms list in `features`; search filters on the first three.
+ROOM_FEATURES = ("screen", "video conferencing", "whiteboard", "speakerphone",
+                 "standing desks", "wheelchair accessible")  # fmt: skip
 
 
 class Host(Base):
@@ -39,8 +50,9 @@ class Property(Base):
     """A hotel (`kind` hotel), a home let by a host (`kind` home) or one of the company's
     office buildings (`kind` office).
 
-    `property_type` is what search filters on ("Hotel", "Apartment", "House", "Loft",
-    "Serviced apartment", "Guest suite"; "" for offices). `area` is the neighbourhood.
+    `property_type` is what search filters on (`PROPERTY_TYPES`: "Hotel", "Apartment", "House",
+    "Loft", "Serviced apartment", "Guest suite", "Townhouse"; "" for offices). `area` is the
+    neighbourhood. `amenities` of hotels and homes are words of `AMENITIES`, sorted.
     `guest_rating` is the mean of the property's reviews (two decimals), NULL without any.
     `service_fee_pct` is the booking tool's fee on homes (hotels charge none).
     """

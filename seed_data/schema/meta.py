@@ -34,11 +34,14 @@ class WorldOddity(Base):
     `kind` is one of: duplicate_contact, duplicate_account, duplicate_lead, phone_conflict,
     stale_deal, incomplete_record, sheet_text_number (digits typed as text, which totals leave
     out), sheet_duplicate_row (a row pasted twice; `other` is the original's first cell) and
-    sheet_ref_error (a formula whose reference was deleted). `row_table`/`row_id` is the messy
-    row; `other_table`/`other_id` the row it conflicts with or duplicates, if any; `detail` is
-    JSON with the
-    specifics (for a duplicate, the `variants` it was entered with: nickname, typo,
-    formatting, transposed_digits, stale_copy).
+    sheet_ref_error (a formula whose reference was deleted), double_listing (a host's home
+    listed twice under two names; `other` is the first listing), stale_approval (a pending
+    approval whose check-in date has passed), departed_guest (a confirmed stay of someone who
+    has left) and departed_organizer (a room booking organized by someone who has left).
+    `row_table`/`row_id` is the messy row; `other_table`/`other_id` the row it conflicts with
+    or duplicates, if any; `detail` is JSON with the specifics (for a duplicate, the
+    `variants` it was entered with: nickname, typo, formatting, transposed_digits,
+    stale_copy).
     """
 
     __tablename__ = "world_oddity"

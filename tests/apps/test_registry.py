@@ -22,7 +22,9 @@ def test_an_apps_tables_are_the_world_tables_with_its_prefix():
     tables = entry("chat").tables()
     assert "chat_message" in tables and "crm_account" not in tables
     owned = {t for app in entries() for t in app.tables()}
-    assert owned == {t for t in Base.metadata.tables if t.startswith(("booking_", "chat_", "crm_", "sheets_"))}
+    assert owned == {
+        t for t in Base.metadata.tables if t.startswith(("booking_", "chat_", "crm_", "sheets_"))
+    }
 
 
 def test_the_dsl_mappings_merge_every_apps_declarations():

@@ -45,7 +45,8 @@ TARGETS_SMALL = {
     "crm_contact": 1500,
     "crm_opportunity": 600,
     "sheets_workbook": 25,
-    "booking_property": 100,
+    # Offices and hotels (100) and homes (120).
+    "booking_property": 220,
     "booking_reservation": 1000,
 }
 _COMPANY_SUFFIXES = {
@@ -501,7 +502,7 @@ def test_reservations_never_exceed_a_resources_units(gen_db: sqlite3.Connection)
     ):
         start = datetime.fromisoformat(res["start_at"])
         end = datetime.fromisoformat(res["end_at"])
-        if resources[res["resource_id"]]["kind"] == "hotel_room":
+        if resources[res["resource_id"]]["kind"] in ("hotel_room", "home"):
             day = start.date()
             while day < end.date():
                 nights[res["resource_id"], day] += 1
@@ -514,16 +515,20 @@ def test_reservations_never_exceed_a_resources_units(gen_db: sqlite3.Connection)
             slots[res["resource_id"]].append((start, end))
 
 
-def test_hotel_stays_cost_nights_times_rate(gen_db: sqlite3.Connection) -> None:
+def test_stays_run_midnight_to_midnight_and_charge_their_quote(gen_db: sqlite3.Connection) -> None:
     rows = gen_db.execute(
-        "SELECT r.*, s.nightly_rate FROM booking_reservation r "
-        "JOIN booking_resource s ON s.id = r.resource_id WHERE s.kind = 'hotel_room'"
+        "SELECT r.* FROM booking_reservation r "
+        "JOIN booking_resource s ON s.id = r.resource_id WHERE s.kind IN ('hotel_room', 'home')"
     ).fetchall()
     assert rows
     for res in rows:
         start, end = (datetime.fromisoformat(res[c]) for c in ("start_at", "end_at"))
         assert start.time() == end.time() == datetime.min.time()
-        assert res["total_cost"] == (end - start).days * res["nightly_rate"]
+        price = json.loads(res["price_json"])
+        assert len(price["nights"]) == (end - start).days
+        assert sum(n["cents"] for n in price["nights"]) == price["subtotal"]
+        parts = price["subtotal"] - price["discount"] + price["cleaning"] + price["service"]
+        assert res["total_cents"] == price["total"] == parts + price["taxes"]
 
 
 def test_reservation_statuses_are_consistent(gen_db: sqlite3.Connection) -> None:
@@ -683,17 +688,31 @@ def test_pipeline_totals_equal_the_crm_amounts_they_list(gen_db: sqlite3.Connect
             assert float(cell["value_num"] or cell["value_text"]) == amounts[name][0]
 
 
-def test_travel_sheets_total_the_booking_costs_they_list(gen_db: sqlite3.Connection) -> None:
+def test_travel_sheets_list_each_stays_nights_and_average_rate(gen_db: sqlite3.Connection) -> None:
     sheets = gen_db.execute("SELECT id FROM sheets_sheet WHERE name = 'Trips'").fetchall()
     assert sheets
-    costs = dict(gen_db.execute("SELECT id, total_cost FROM booking_reservation").fetchall())
+    prices = {
+        r[0]: json.loads(r[1])
+        for r in gen_db.execute(
+            "SELECT id, price_json FROM booking_reservation WHERE price_json != ''"
+        )
+    }
     for (sheet_id,) in sheets:
         cells = _sheet_cells(gen_db, sheet_id)
         total_row = next(r for (r, c), cell in cells.items() if c == 1 and cell["raw"] == "Total")
-        listed = [int(cells[r, 1]["raw"]) for r in range(2, total_row)]
-        assert cells[total_row, 8]["value_num"] == sum(costs[i] for i in listed)
+        listed = {r: prices[int(cells[r, 1]["raw"])] for r in range(2, total_row)}
+        for r, price in listed.items():
+            nights = len(price["nights"])
+            rate = float(cells[r, 7]["value_num"] or cells[r, 7]["value_text"])
+            assert cells[r, 6]["value_num"] == nights
+            # The quote's average nightly rate, to the cent, half up.
+            assert round(rate * 100) == (2 * price["subtotal"] + nights) // (2 * nights)
+        # The Cost column is Nights x Nightly Rate: the nights' subtotal to within a cent each.
+        cost = cells[total_row, 8]["value_num"]
+        subtotal = sum(p["subtotal"] for p in listed.values()) / 100
+        assert abs(cost - subtotal) <= 0.01 * sum(len(p["nights"]) for p in listed.values())
         months = [cell["value_num"] for (r, c), cell in cells.items() if c == 12 and r > 1]
-        assert sum(months) == cells[total_row, 8]["value_num"]
+        assert sum(months) == pytest.approx(cost)
 
 
 def test_workbooks_are_shared_with_colleagues_not_their_owner(gen_db: sqlite3.Connection) -> None:
