@@ -440,8 +440,12 @@ def _account_refs(
     )
 
 
-def _approver(db: Session, actor: Employee, guest: Employee) -> Employee:
-    manager = db.get(Employee, guest.manager_id) if guest.manager_id else None
+def _approver(db: Session, actor: Employee, guest: Employee) -> Employee | None:
+    """Who approves the guest's stay outside policy: their manager. Nobody, for the top of the
+    company (no manager): such a stay is confirmed with its justification on record."""
+    if guest.manager_id is None:
+        return None
+    manager = db.get(Employee, guest.manager_id)
     if manager is None or not manager.is_active:
         who = _you(actor, guest)
         has = "have" if who == "You" else "has"
@@ -453,13 +457,14 @@ def _approver(db: Session, actor: Employee, guest: Employee) -> Employee:
     return manager
 
 
-def _justified(quoted: StayQuote, justification: str, approver: Employee) -> str:
+def _justified(quoted: StayQuote, justification: str, approver: Employee | None) -> str:
     if len(justification) >= MIN_JUSTIFICATION:
         return justification
     broken = " ".join(r.message for r in quoted.breaches)
+    reader = f"for {approver.display_name} to review" if approver else "for the record"
     raise ValidationError(
         f"This stay is outside the {quoted.policy.name}. {broken} Add a justification of at "
-        f"least {MIN_JUSTIFICATION} characters for {approver.display_name} to review.",
+        f"least {MIN_JUSTIFICATION} characters {reader}.",
         "justification",
     )
 

@@ -429,6 +429,7 @@ def _review_page(
         message=message,
         traveller=traveller,
         manager=manager if manager is not None and manager.is_active else None,
+        top=traveller.manager_id is None,
         picker=books_for_others(db, actor),
         actor=actor,
         check_in=check_in,
@@ -633,6 +634,7 @@ def _change_page(
         check_in=check_in or view.check_in.isoformat(),
         check_out=check_out or view.check_out.isoformat(),
         manager=manager if manager is not None and manager.is_active else None,
+        top=view.guest.manager_id is None,
         today=_today(),
     )
 

@@ -14,12 +14,13 @@ from collections.abc import Iterator
 from datetime import date, timedelta
 
 import pytest
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking import policy, service
 from officegym.apps.web.errors import ValidationError
 from officegym.seed_data.booking_rules import PolicyTerms
+from officegym.seed_data.schema.booking import Approval
 from officegym.seed_data.schema.booking import PolicyCap, Resource, TravelPolicy
 from tests.apps.booking import handmade as hm
 
@@ -192,9 +193,26 @@ def test_an_executive_without_a_manager_books_within_the_cap(db):
     assert booked.status == "confirmed"
 
 
-def test_an_executive_without_a_manager_cannot_book_over_the_cap(db):
+def test_the_top_of_the_company_books_over_the_cap_with_the_reason_on_record(db):
     suite_at(db, 501)
-    with hm.refused(db, ValidationError, "no manager to approve"):
+    booked = service.book_stay(
+        db,
+        hm.employee(db, hm.CEO),
+        resource_id=hm.SUITE,
+        check_in=MONDAY,
+        check_out=MONDAY + timedelta(days=1),
+        guests=1,
+        purpose="Board dinner",
+        justification="The board asked for it.",
+    )
+    assert booked.status == "confirmed" and booked.justification == "The board asked for it."
+    assert [r["code"] for r in json.loads(booked.policy_json)] == ["nightly_cap"]
+    assert db.scalars(select(Approval).where(Approval.reservation_id == booked.id)).all() == []
+
+
+def test_the_top_of_the_company_still_gives_a_reason_over_the_cap(db):
+    suite_at(db, 501)
+    with hm.refused(db, ValidationError, "characters for the record"):
         service.book_stay(
             db,
             hm.employee(db, hm.CEO),
@@ -203,5 +221,4 @@ def test_an_executive_without_a_manager_cannot_book_over_the_cap(db):
             check_out=MONDAY + timedelta(days=1),
             guests=1,
             purpose="Board dinner",
-            justification="The board asked for it.",
         )
