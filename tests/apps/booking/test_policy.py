@@ -20,8 +20,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.booking import policy, service
 from officegym.apps.web.errors import ValidationError
 from officegym.seed_data.booking_rules import PolicyTerms
-from officegym.seed_data.schema.booking import Approval
-from officegym.seed_data.schema.booking import PolicyCap, Resource, TravelPolicy
+from officegym.seed_data.schema.booking import Approval, PolicyCap, Resource, TravelPolicy
 from tests.apps.booking import handmade as hm
 
 MONDAY = date(2025, 10, 20)  # 33 days ahead, outside the Harbor Hotel's peak season
