@@ -44,7 +44,7 @@ def test_tasks_with_no_match_says_so_and_names_the_apps():
     result = CliRunner().invoke(cli, ["tasks", "--app", "nonesuch"])
     assert result.exit_code == 1
     assert "no templates match app nonesuch" in result.output
-    assert "the apps with templates are chat, crm" in result.output
+    assert "the apps with templates are booking, chat, crm" in result.output
 
 
 def test_tasks_piped_prints_one_plain_line_per_template_with_nothing_cut():

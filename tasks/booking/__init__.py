@@ -1,0 +1,1 @@
+"""Booking task templates: one template per module, found and loaded by `officegym.tasks.registry`."""
