@@ -63,8 +63,8 @@ def _said(local: datetime) -> str:
 
 @pytest.fixture
 def old_thread(store, world):
-    """A thread whose last reply is days old, and a member of its channel to read it:
-    (parent id, channel id, last reply at, member's email, member's timezone)."""
+    """A thread whose last reply is days old but from this year, and a member of its channel
+    to read it: (parent id, channel id, last reply at, member's email, member's timezone)."""
     (now,) = rows(store, world, "SELECT now FROM world_meta")[0]
     return rows(
         store,
@@ -78,10 +78,11 @@ def old_thread(store, world):
         WHERE p.deleted_at IS NULL
         GROUP BY p.id, e.id
         HAVING julianday(?) - julianday(max(r.created_at)) > 3
+           AND strftime('%Y', max(r.created_at), '-1 day') = strftime('%Y', ?)
         ORDER BY p.id, e.id
         LIMIT 1
         """,
-        (now,),
+        (now, now),
     )[0]
 
 

@@ -23,6 +23,7 @@ from officegym.seed_data.schema.sheets import Sheet
 from officegym.tasks import registry
 from officegym.tasks.protocol import EpisodeContext, Task
 from officegym.tasks.sheets._books import editors, outsiders, viewers
+from officegym.tasks.sheets.sort_by_column import _key as _sort_key
 from officegym.tasks.verdict import Verdict
 from tests.conftest import new_world_id
 
@@ -195,15 +196,39 @@ def test_sorting_the_table_passes_and_an_untouched_sheet_scores_zero(store, gold
     assert not untouched.success and untouched.score == 0.0
 
 
-def test_sorting_the_wrong_column_or_the_rows_under_the_table_fails(store, golden, instances):
+def test_sorting_the_wrong_column_fails(store, golden, instances):
     params = small_sort(instances)
     assert not play(
         store, golden, SORT, params, sorting(params, by=params["decoy"]["letter"])
     ).success
-    if params["total_row"]:
-        end = params["range"].split(":")[1].rstrip("0123456789")
-        whole = f"A1:{end}{params['total_row']}"
-        assert not play(store, golden, SORT, params, sorting(params, rng=whole)).success
+
+
+def _moves_the_total_row(world, params) -> bool:
+    """Whether sorting the table with its Total row takes that row off the bottom (a blank
+    in the sorted column sorts last either way, and then the result is the right one)."""
+    if not params["total_row"]:
+        return False
+    keys = [
+        _sort_key(num if kind == "number" else text if kind == "text" else None)
+        for kind, num, text in world.execute(
+            "SELECT c.value_type, c.value_num, c.value_text FROM sheets_cell c "
+            "JOIN sheets_sheet s ON s.id = c.sheet_id WHERE s.workbook_id = ? AND s.name = ? "
+            "AND c.col = ? AND c.row BETWEEN 2 AND ? ORDER BY c.row",
+            (params["workbook_id"], params["sheet"], params["col"], params["total_row"]),
+        )
+    ]
+    filled = sorted((k for k in keys if k[0] < 2), reverse=params["order"] == "desc")
+    ordered = filled + [k for k in keys if k[0] == 2]
+    return len(keys) == params["total_row"] - 1 and ordered[-1] != keys[-1]
+
+
+def test_sorting_the_rows_under_the_table_with_it_fails(store, golden, world, instances):
+    params = pick(
+        instances, SORT, when=lambda p: p["last"] <= 12 and _moves_the_total_row(world, p)
+    )
+    end = params["range"].split(":")[1].rstrip("0123456789")
+    whole = f"A1:{end}{params['total_row']}"
+    assert not play(store, golden, SORT, params, sorting(params, rng=whole)).success
 
 
 def test_a_sort_with_a_stray_edit_or_a_forged_value_fails(store, golden, instances):
