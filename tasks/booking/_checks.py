@@ -103,12 +103,14 @@ class _StayBooked(Expectation):
         status: str,
         justification: str | None,
         in_policy: bool | None,
+        account_id: int | None,
         name: str,
         weight: float,
         required: bool,
     ) -> None:
         super().__init__(name, weight, required)
         self.guest_id, self.booked_by_id = guest_id, booked_by_id
+        self.account_id = account_id
         self.resources = frozenset(resources)
         self.check_in, self.check_out, self.guests = check_in, check_out, guests
         self.purpose, self.status, self.justification = purpose, status, justification
@@ -141,6 +143,8 @@ class _StayBooked(Expectation):
         }
         if self.justification is not None:
             row["justification"] = verbatim(self.justification)
+        if self.account_id is not None:
+            row["account_id"] = self.account_id
         return row, ""
 
     def evaluate(self, ctx: EpisodeContext, claims: Claims) -> tuple[bool, str]:
@@ -188,6 +192,7 @@ def stay_booked(
     status: str = "confirmed",
     justification: str | None = None,
     in_policy: bool | None = None,
+    account_id: int | None = None,
     name: str | None = None,
     weight: float = 1.0,
     required: bool = True,
@@ -196,11 +201,12 @@ def stay_booked(
     from `check_in` to `check_out` for `guests`, named `purpose` word for word, in `status`,
     charged a fresh quote of its listing and carrying the policy rules that quote breaks for
     the traveller today (`in_policy` True: none may be broken; False: some must be). Columns
-    the booking form leaves blank stay blank unless `justification` is asked for. The row is
-    claimed (an approval request made with it follows it)."""
+    the booking form leaves blank stay blank unless `justification` or the customer's
+    `account_id` is asked for. The row is claimed (an approval request made with it follows it)."""
     return _StayBooked(
         guest_id, booked_by_id, resources, check_in, check_out, guests, purpose, status,
-        justification, in_policy, name or "the stay is booked as asked", weight, required,
+        justification, in_policy, account_id, name or "the stay is booked as asked", weight,
+        required,
     )  # fmt: skip
 
 

@@ -78,7 +78,7 @@ class BookForColleague(BookingTemplate):
         "search a city for the dates, pick the colleague as the traveller on the reservation "
         "form and check listings against their policy before booking with the trip's name"
     )
-    tags = ("search", "form", "multi-step", "people")
+    tags = ("search", "form", "multi-step")
     max_steps = 50
 
     def sample(self, world: sqlite3.Connection, rng: random.Random) -> dict[str, Any]:

@@ -120,6 +120,7 @@ def test_a_template_must_name_apps_that_exist():
 # versions only while these hold, so changing one is a deliberate edit here.
 CATALOGUE = {
     "booking.approve_by_policy": ("test", 4, ("booking",)),
+    "booking.approve_request": ("train", 2, ("booking",)),
     "booking.book_cheapest_stay": ("test", 4, ("booking",)),
     "booking.book_for_colleague": ("train", 3, ("booking",)),
     "booking.book_home_with_amenities": ("train", 3, ("booking",)),
@@ -132,9 +133,12 @@ CATALOGUE = {
     "booking.cancel_trip_refund": ("test", 3, ("booking",)),
     "booking.change_trip_dates": ("train", 2, ("booking",)),
     "booking.cheapest_stay_answer": ("test", 2, ("booking",)),
+    "booking.customer_visit_stay": ("train", 5, ("crm", "booking")),
     "booking.highest_rated_answer": ("train", 2, ("booking",)),
+    "booking.pending_trip_answer": ("train", 1, ("booking",)),
     "booking.reject_request": ("train", 2, ("booking",)),
     "booking.room_booked_by_answer": ("train", 2, ("booking",)),
+    "booking.shorten_trip": ("train", 2, ("booking",)),
     "booking.team_nights_answer": ("test", 3, ("booking",)),
     "booking.trip_total_answer": ("train", 1, ("booking",)),
     "booking.weekly_meeting": ("train", 3, ("booking",)),
