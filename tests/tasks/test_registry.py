@@ -139,6 +139,7 @@ CATALOGUE = {
     "booking.reject_request": ("train", 2, ("booking",)),
     "booking.room_booked_by_answer": ("train", 2, ("booking",)),
     "booking.shorten_trip": ("train", 2, ("booking",)),
+    "booking.stay_quote_answer": ("train", 2, ("booking",)),
     "booking.team_nights_answer": ("test", 3, ("booking",)),
     "booking.trip_total_answer": ("train", 1, ("booking",)),
     "booking.weekly_meeting": ("train", 3, ("booking",)),
