@@ -34,6 +34,12 @@ _PHRASINGS = (
     "Which of my trips is still waiting for approval?",
     "One of my stays hasn't been approved yet. Where is that trip to?",
     "I booked a trip that still needs my manager's OK. Which city is it in?",
+    "Which city is my trip that's pending approval in?",
+    "My manager hasn't signed off on one of my bookings yet. Which city is that one for?",
+    "Can you check which of my stays is still awaiting approval? Just the city, please.",
+    "There's a trip of mine stuck waiting for approval. Where am I going on that one?",
+    "Where's the trip I booked that hasn't been approved yet?",
+    "Look up my trips: which destination is still pending my manager's approval?",
 )
 PENDING = "Pending approval"
 
