@@ -589,6 +589,9 @@ def list_items(answer: str) -> list[str]:
 # ---- hedges and non-answers ----------------------------------------------------------------
 
 _MARK = f"[{_VALUE}{_ITEM}{_OTHER}]"
+# A dash makes a range between two figures or two names, not between a name and a figure
+# ("Maple Loft — $1,175.78" names the place and says its price).
+_FIGURE = f"[{_VALUE}{_OTHER}]"
 _NOT_AN_ANSWER = re.compile(
     r"\b(?:i\s+)?(?:don'?t|do\s+not|dont)\s+know\b|\bno\s+(?:idea|clue)\b"
     r"|\bnot\s+(?:sure|certain)\b|\bunsure\b|\bunknown\b|\bunable\b|\bn/a\b"
@@ -606,7 +609,8 @@ _HEDGE_BEFORE = re.compile(
     + f"[{_VALUE}{_ZERO}]"
 )
 _RANGE = re.compile(
-    f"{_MARK}[ \\t]*-[ \\t]*{_MARK}|{_MARK}\\s+(?:to|through|thru|until)\\s+{_MARK}"
+    f"{_FIGURE}[ \\t]*-[ \\t]*{_FIGURE}|{_ITEM}[ \\t]*-[ \\t]*{_ITEM}"
+    f"|{_MARK}\\s+(?:to|through|thru|until)\\s+{_MARK}"
     f"|\\bbetween\\s+{_MARK}\\s+and\\s+{_MARK}|{_VALUE}\\s*\\+(?!\\d)|{_VALUE}\\s*\\?"
 )
 _SLASH_BETWEEN = re.compile(f"{_MARK}\\s*/\\s*{_MARK}")

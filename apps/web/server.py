@@ -81,7 +81,17 @@ class BackgroundServer:
             return
         self._stopped = True
         # Closing the sockets from inside the server's own loop thread avoids racing it.
-        self._server.trigger.pull_trigger(lambda: wasyncore.close_all(self._map))
+        try:
+            self._server.trigger.pull_trigger(lambda: wasyncore.close_all(self._map))
+        except OSError:
+            # The trigger's pipe is gone (its fd closed under it), so the loop cannot be woken:
+            # empty its map so that it ends after its current poll (at most a second), then
+            # close the sockets once it no longer selects on them.
+            channels = list(self._map.values())
+            self._map.clear()
+            self._thread.join(timeout)
+            for channel in channels:
+                channel.close()
         self._thread.join(timeout)
         self._server.task_dispatcher.shutdown(timeout=timeout)
         engines(self.app).dispose_all()

@@ -237,6 +237,16 @@ def test_ranges_fail(text):
     assert judge(text, 14, "number", unit="member").problem == "hedge: a range or open bound"
 
 
+@pytest.mark.parametrize("dash", ["-", "–", "—"])
+def test_a_dash_between_a_name_and_its_figure_is_no_range(dash):
+    text = f"Maple Loft {dash} $1,175.78"
+    assert judge(text, "Maple Loft", "name").passed
+    assert judge(text, 1175.78, "money").passed
+    assert judge(f"$1,100 {dash} $1,175.78", 1175.78, "money").problem == (
+        "hedge: a range or open bound"
+    )
+
+
 def test_a_slash_between_candidates_fails():
     assert judge("14/16", 14, "number").problem == "hedge: '/' between candidates"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import os
 import re
 import socket
 import urllib.error
@@ -121,6 +122,15 @@ def test_stopped_server_refuses_connections(web_store):
     assert raw_get(server, "/login")[0] == 200
     server.stop()
     server.stop()  # idempotent
+    with pytest.raises(OSError):
+        socket.create_connection((server.host, server.port), timeout=2).close()
+
+
+def test_stop_closes_the_server_when_its_wake_up_pipe_is_gone(web_store):
+    server = start_background_server(web_store)
+    os.close(server._server.trigger.trigger)  # as if closed under it by someone else
+    server._server.trigger._fds = [server._server.trigger._fds[0]]
+    server.stop()
     with pytest.raises(OSError):
         socket.create_connection((server.host, server.port), timeout=2).close()
 
