@@ -31,6 +31,7 @@ from sqlalchemy import Engine, func, literal, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from officegym.apps.web.errors import NotFound
+from officegym.apps.web.typeahead import escape_like
 from officegym.seed_data import booking_rules
 from officegym.seed_data.booking_rules import MAX_GUESTS, MAX_NIGHTS, Quote
 from officegym.seed_data.schema import Employee
@@ -586,7 +587,7 @@ def _candidates(db: Session, s: StaySearch, places: Sequence[Place]) -> list[_Ca
                 )
             )
         else:
-            like = f"%{_escape(s.where.lower())}%"
+            like = f"%{escape_like(s.where.lower())}%"
             q = q.where(
                 or_(
                     func.lower(Property.city).like(like, escape="\\"),
@@ -618,10 +619,6 @@ def _candidates(db: Session, s: StaySearch, places: Sequence[Place]) -> list[_Ca
         if s.price_max is not None:
             q = q.where(Resource.nightly_rate <= s.price_max)
     return [_Candidate._make(row) for row in db.connection().execute(q).all()]
-
-
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 class _Pricer:
@@ -1463,7 +1460,7 @@ def deal_choices(db: Session, q: str, account_id: int | None = None) -> list[dic
     )
     for word in words:
         statement = statement.where(
-            func.lower(Opportunity.name).like(f"%{_escape(word)}%", escape="\\")
+            func.lower(Opportunity.name).like(f"%{escape_like(word)}%", escape="\\")
         )
     order: list[Any] = []
     if account_id is not None:

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TypedDict
 
-from sqlalchemy import and_, case, exists, func, or_, select
+from sqlalchemy import and_, exists, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from officegym.apps.web.errors import NotFound, ValidationError
 from officegym.apps.web.localtime import zone
+from officegym.apps.web.typeahead import matching_people
 from officegym.seed_data.schema import Employee, Office, Property, Reservation, Resource
 from officegym.seed_data.schema.booking import Attendee, Availability, Series
 
@@ -34,7 +35,6 @@ EQUIPMENT = ("screen", "video conferencing", "whiteboard")
 HELD = ("confirmed",)
 STAY_KINDS = ("hotel_room", "home")  # as `service.STAY_KINDS`
 PEOPLE_LIMIT = 10
-MAX_QUERY = 100
 TEXT_SUFFIX = "_text"
 
 
@@ -428,34 +428,11 @@ def clashing_weeks(clashes: Iterable[Clash], timezone: str) -> list[ClashingWeek
 # -- people ----------------------------------------------------------------------------------
 
 
-def _escape(word: str) -> str:
-    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
 def people(db: Session, actor: Employee, q: str) -> list[Choice]:
     """Active colleagues other than the actor whose name or email holds every word of `q`:
     exact names first, then names starting with `q`, then by name (at most PEOPLE_LIMIT)."""
-    words = " ".join(str(q or "").split())[:MAX_QUERY].split()[:6]
-    if not words:
-        return []
-    text = " ".join(words).lower()
-    statement = select(Employee).where(Employee.is_active.is_(True), Employee.id != actor.id)
-    for word in words:
-        pattern = f"%{_escape(word)}%"
-        statement = statement.where(
-            or_(
-                Employee.display_name.ilike(pattern, escape="\\"),
-                Employee.email.ilike(pattern, escape="\\"),
-            )
-        )
-    rank = case(
-        (func.lower(Employee.display_name) == text, 0),
-        (func.lower(Employee.display_name).like(f"{_escape(text)}%", escape="\\"), 1),
-        else_=2,
-    )
-    found = db.scalars(
-        statement.order_by(rank, Employee.display_name, Employee.id).limit(PEOPLE_LIMIT)
-    )
+    others = select(Employee).where(Employee.is_active.is_(True), Employee.id != actor.id)
+    found = matching_people(db, others, q, PEOPLE_LIMIT)
     return [Choice(id=e.id, label=e.display_name, detail=e.title or e.email) for e in found]
 
 

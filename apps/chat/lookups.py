@@ -14,15 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypedDict
 
-from sqlalchemy import case, func, or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.web.errors import ValidationError
+from officegym.apps.web.typeahead import matching_people
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.chat import Membership
 
 LIMIT = 10
-MAX_QUERY = 100
 TEXT_SUFFIX = "_text"
 # Separates a name from its detail in an option's accessible name ("Dana Lee — CFO").
 DETAIL_SEPARATOR = "—"
@@ -34,10 +34,6 @@ class Choice(TypedDict):
     id: int
     label: str
     detail: str
-
-
-def _escape(word: str) -> str:
-    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _pickable(actor: Employee, channel_id: int | None):
@@ -53,27 +49,7 @@ def people(db: Session, actor: Employee, q: str, channel_id: int | None = None) 
     """The people one may pick whose name or email holds every word of `q`: exact names first,
     then names starting with `q`, then by name; at most LIMIT, each with their title (and
     email where two read the same)."""
-    words = " ".join(str(q or "").split())[:MAX_QUERY].split()[:6]
-    if not words:
-        return []
-    text = " ".join(words).lower()
-    statement = _pickable(actor, channel_id)
-    for word in words:
-        pattern = f"%{_escape(word)}%"
-        statement = statement.where(
-            or_(
-                Employee.display_name.ilike(pattern, escape="\\"),
-                Employee.email.ilike(pattern, escape="\\"),
-            )
-        )
-    rank = case(
-        (func.lower(Employee.display_name) == text, 0),
-        (func.lower(Employee.display_name).like(f"{_escape(text)}%", escape="\\"), 1),
-        else_=2,
-    )
-    found = list(
-        db.scalars(statement.order_by(rank, Employee.display_name, Employee.id).limit(LIMIT))
-    )
+    found = matching_people(db, _pickable(actor, channel_id), q, LIMIT)
     seen: dict[tuple[str, str], int] = {}
     for e in found:
         key = (e.display_name.casefold(), e.title.casefold())

@@ -23,6 +23,7 @@ from typing import Any, TypedDict
 from sqlalchemy import case, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
+from officegym.apps.web.typeahead import escape_like, query_words
 from officegym.seed_data.schema import Employee, Team
 from officegym.seed_data.schema.crm import Account, Contact
 
@@ -30,7 +31,6 @@ from .reads import CRM_DEPARTMENTS
 
 LIMIT = 8
 TEXT_SUFFIX = "_text"
-MAX_QUERY = 100
 # Separates a name from its detail in an option's accessible name ("Ada Lovelace — CFO").
 DETAIL_SEPARATOR = " — "
 
@@ -43,16 +43,8 @@ class Choice(TypedDict):
     detail: str
 
 
-def _words(q: str) -> list[str]:
-    return " ".join(str(q or "").split())[:MAX_QUERY].split()[:6]
-
-
-def _escape(word: str) -> str:
-    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
 def _contains(column, word: str):
-    return column.like(f"%{_escape(word)}%", escape="\\")
+    return column.like(f"%{escape_like(word)}%", escape="\\")
 
 
 def _rank(name, q: str):
@@ -60,7 +52,7 @@ def _rank(name, q: str):
     text = " ".join(q.split()).lower()
     return case(
         (func.lower(name) == text, 0),
-        (func.lower(name).like(f"{_escape(text)}%", escape="\\"), 1),
+        (func.lower(name).like(f"{escape_like(text)}%", escape="\\"), 1),
         else_=2,
     )
 
@@ -90,7 +82,7 @@ def people(
 ) -> list[Choice]:
     """Employees whose name or email holds every word of `q`: active ones, and with `former`
     those who left too (marked so). `scopes` adds "Me" and "My team" (list filters)."""
-    words = _words(q)
+    words = query_words(q)
     text = " ".join(words).lower()
     found: list[Choice] = []
     if scopes:
@@ -123,7 +115,7 @@ def people(
 
 def accounts(db: Session, q: str) -> list[Choice]:
     """Accounts whose name holds every word of `q`, with their city (or type)."""
-    words = _words(q)
+    words = query_words(q)
     owner = aliased(Employee)
     statement = select(
         Account.id, Account.name, Account.billing_city, Account.account_type, owner.display_name
@@ -143,7 +135,7 @@ def accounts(db: Session, q: str) -> list[Choice]:
 def contacts(db: Session, q: str, account_id: int | None = None) -> list[Choice]:
     """Contacts whose name or email holds every word of `q`, with their account (or title);
     the contacts of `account_id` come first."""
-    words = _words(q)
+    words = query_words(q)
     full = Contact.first_name + " " + Contact.last_name
     statement = select(Contact.id, full, Account.name, Contact.title, Contact.email).outerjoin(
         Account, Account.id == Contact.account_id
