@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
+from sqlalchemy.orm import Session
+
+from officegym.seed_data.connect import make_engine, writer
 from officegym.seed_data.diff import RowUpdate, TableDiff, WorldDiff
 from officegym.tasks import registry
 from officegym.tasks.protocol import EpisodeContext, Task
 from officegym.tasks.verdict import Verdict
+from tests.conftest import new_world_id
 
 
 def ctx(tables=None, *, answer=None, infeasible=None) -> EpisodeContext:
@@ -34,6 +40,52 @@ def one(world: sqlite3.Connection, sql: str, *args):
 def grade(template_id: str, params, tables=None, **kwargs) -> Verdict:
     """Template `template_id`'s verdict on a hand-made diff (`ctx`) for instance `params`."""
     return registry.get(template_id).verify(ctx(tables, **kwargs), params)
+
+
+def played(
+    store,
+    golden: Path,
+    tid: str,
+    params: Mapping[str, Any],
+    acts: Iterable[Callable[[Session], None]],
+    *,
+    answer: str | None = None,
+    infeasible: str | None = None,
+    forge: tuple[str, tuple] | None = None,
+    prefix: str = "played",
+) -> Verdict:
+    """Template `tid`'s verdict for `params` on a fresh copy of the small seed-0 world where
+    each of `acts` ran in its own committed session (the product's own writes), then `forge`
+    (a raw SQL edit of the world file, as no product act would make), with the final message
+    or infeasibility report given."""
+    world_id = new_world_id(prefix)
+    path = store.create(world_id, 0, "small")
+    try:
+        engine = make_engine(path, create=False)
+        try:
+            for act in acts:
+                with Session(writer(engine)) as db:
+                    act(db)
+                    db.commit()
+        finally:
+            engine.dispose()
+        if forge is not None:
+            conn = sqlite3.connect(path)
+            conn.execute(*forge)
+            conn.commit()
+            conn.close()
+        task = Task(goal="do it", user=params["user"], verify=lambda c: Verdict())
+        context = EpisodeContext(
+            task=task,
+            diff=store.diff(world_id),
+            world=path,
+            golden=Path(golden),
+            answer=answer,
+            infeasible=infeasible,
+        )
+        return registry.get(tid).verify(context, params)
+    finally:
+        store.drop(world_id)
 
 
 def is_member(world: sqlite3.Connection, channel_id: int, employee_id: int) -> bool:

@@ -5,7 +5,6 @@ final message or infeasibility report given."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -13,12 +12,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from officegym.seed_data.connect import make_engine, writer
 from officegym.seed_data.schema import Employee
-from officegym.tasks import registry
-from officegym.tasks.protocol import EpisodeContext, Task
 from officegym.tasks.verdict import Verdict
-from tests.conftest import new_world_id
+from tests.tasks.episodes import played
 
 # An act: what someone does through the service, given the session and a way to find people.
 Act = Callable[[Session, Callable[[str], Employee]], None]
@@ -47,34 +43,11 @@ def play(
 ) -> Verdict:
     """The verdict of `tid` on a fresh world where `acts` ran (each committed), then `forge`
     (a raw SQL edit no product act would make)."""
-    world_id = new_world_id("booking")
-    path = store.create(world_id, 0, "small")
-    try:
-        engine = make_engine(path, create=False)
-        try:
-            for act in acts:
-                with Session(writer(engine)) as db:
-                    act(db, person(db))
-                    db.commit()
-        finally:
-            engine.dispose()
-        if forge is not None:
-            conn = sqlite3.connect(path)
-            conn.execute(*forge)
-            conn.commit()
-            conn.close()
-        task = Task(goal="do it", user=params["user"], verify=lambda c: Verdict())
-        ctx = EpisodeContext(
-            task=task,
-            diff=store.diff(world_id),
-            world=path,
-            golden=Path(golden),
-            answer=answer,
-            infeasible=infeasible,
-        )
-        return registry.get(tid).verify(ctx, params)
-    finally:
-        store.drop(world_id)
+    steps = [lambda db, act=act: act(db, person(db)) for act in acts]
+    return played(
+        store, golden, tid, params, steps,
+        answer=answer, infeasible=infeasible, forge=forge, prefix="booking",
+    )  # fmt: skip
 
 
 def pick(instances, tid: str, when=lambda p: True, feasible: bool = True) -> dict[str, Any]:

@@ -17,15 +17,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.sheets import service
-from officegym.seed_data.connect import make_engine, writer
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.sheets import Sheet
 from officegym.tasks import registry
-from officegym.tasks.protocol import EpisodeContext, Task
 from officegym.tasks.sheets._books import editors, outsiders, viewers
 from officegym.tasks.sheets.sort_by_column import _key as _sort_key
 from officegym.tasks.verdict import Verdict
-from tests.conftest import new_world_id
+from tests.tasks.episodes import played
 
 IDS = (
     "sheets.sort_by_column",
@@ -96,35 +94,16 @@ def play(
 ) -> Verdict:
     """The verdict on a fresh world where the user did `acts` (each committed), then `forge`
     (a raw SQL edit of the world file, as no product act would make) ran."""
-    world_id = new_world_id("state")
-    path = store.create(world_id, 0, "small")
-    try:
-        engine = make_engine(path, create=False)
-        try:
-            for act in acts:
-                with Session(writer(engine)) as db:
-                    actor = db.scalar(select(Employee).where(Employee.email == params["user"]))
-                    act(Hands(db, actor, params["workbook_id"]))
-                    db.commit()
-        finally:
-            engine.dispose()
-        if forge is not None:
-            conn = sqlite3.connect(path)
-            conn.execute(*forge)
-            conn.commit()
-            conn.close()
-        task = Task(goal="do it", user=params["user"], verify=lambda c: Verdict())
-        ctx = EpisodeContext(
-            task=task,
-            diff=store.diff(world_id),
-            world=path,
-            golden=Path(golden),
-            answer=answer,
-            infeasible=infeasible,
-        )
-        return registry.get(tid).verify(ctx, params)
-    finally:
-        store.drop(world_id)
+
+    def hands(db: Session) -> Hands:
+        actor = db.scalar(select(Employee).where(Employee.email == params["user"]))
+        return Hands(db, actor, params["workbook_id"])
+
+    steps = [lambda db, act=act: act(hands(db)) for act in acts]
+    return played(
+        store, golden, tid, params, steps,
+        answer=answer, infeasible=infeasible, forge=forge, prefix="state",
+    )  # fmt: skip
 
 
 def pick(instances, tid: str, feasible: bool = True, when=lambda p: True) -> dict[str, Any]:
