@@ -4,7 +4,10 @@ Python's sqlite3 driver only opens a transaction before a write, so a request's 
 straddle a concurrent reset and see two worlds. Engines made here take over BEGIN themselves:
 every unit of work is one SQLite transaction, a consistent snapshot under WAL. Units of work
 that will write use `writer(engine)`, which begins with BEGIN IMMEDIATE so two writers queue
-on the lock instead of failing mid-transaction.
+on the lock instead of failing mid-transaction. Units of work that must not write use
+`reader(engine)`: SQLite's `query_only` refuses any write in them. A read transaction that
+tried to write would fail whenever another writer committed first (SQLite cannot upgrade a
+stale snapshot, whatever the busy timeout), so a web GET is a reader by construction.
 """
 
 from __future__ import annotations
@@ -78,12 +81,21 @@ def make_engine(path: Path | str, *, create: bool = True) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn) -> None:
-        mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
-        conn.exec_driver_sql(f"BEGIN {mode}")
+        options = conn.get_execution_options()
+        query_only = bool(options.get("sqlite_query_only", False))
+        if conn.info.get("query_only", False) != query_only:
+            conn.exec_driver_sql(f"PRAGMA query_only={int(query_only)}")
+            conn.info["query_only"] = query_only
+        conn.exec_driver_sql(f"BEGIN {options.get('sqlite_begin', 'DEFERRED')}")
 
     return engine
 
 
 def writer(engine: Engine) -> Engine:
     """The same engine and pool, beginning each transaction with BEGIN IMMEDIATE."""
-    return engine.execution_options(sqlite_begin="IMMEDIATE")
+    return engine.execution_options(sqlite_begin="IMMEDIATE", sqlite_query_only=False)
+
+
+def reader(engine: Engine) -> Engine:
+    """The same engine and pool, its transactions read-only (a write raises)."""
+    return engine.execution_options(sqlite_begin="DEFERRED", sqlite_query_only=True)

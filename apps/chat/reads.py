@@ -401,8 +401,11 @@ def message_view(db: Session, actor: Employee, message: Message) -> MessageView:
 # -- reads ---------------------------------------------------------------------------------
 
 
-def sidebar(db: Session, actor: Employee) -> Sidebar:
-    """The actor's channels and DMs (archived ones left out) with unread and mention counts."""
+def sidebar(db: Session, actor: Employee, reading: int | None = None) -> Sidebar:
+    """The actor's channels and DMs (archived ones left out) with unread and mention counts.
+
+    The channel the actor is `reading` counts as read: its page marks it read as it loads.
+    """
     channels = list(
         db.scalars(
             select(Channel)
@@ -424,6 +427,7 @@ def sidebar(db: Session, actor: Employee) -> Sidebar:
         Membership, Membership.channel_id == Message.channel_id
     )
     unread = dict(db.execute(joined.where(*unread_filter).group_by(Message.channel_id)).all())
+    unread.pop(reading, None)
     mentions = dict(
         db.execute(
             joined.join(Mention, Mention.message_id == Message.id)
@@ -431,6 +435,7 @@ def sidebar(db: Session, actor: Employee) -> Sidebar:
             .group_by(Message.channel_id)
         ).all()
     )
+    mentions.pop(reading, None)
     names = member_names(db, [c.id for c in channels if c.kind != "channel"])
     items = [
         channel_item(

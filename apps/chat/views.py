@@ -38,6 +38,7 @@ from officegym.apps.web.errors import (
     ValidationError,
     error_response,
 )
+from officegym.apps.web.inputs import parse_int
 from officegym.apps.web.localtime import to_local
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.schema import Employee
@@ -197,7 +198,7 @@ def _shell(**context: Any) -> dict[str, Any]:
     context.setdefault("active_channel_id", None)
     context.setdefault("active_page", None)
     return {
-        "sidebar": reads.sidebar(db, user),
+        "sidebar": reads.sidebar(db, user, reading=context.pop("reading_channel_id", None)),
         "me": user,
         "quick_reactions": QUICK_REACTIONS,
         "picker_reactions": PICKER_REACTIONS,
@@ -213,13 +214,12 @@ def _render(template: str, status: int = 200, **context: Any):
 
 
 def _int_arg(name: str) -> int | None:
-    value = request.args.get(name, "")
-    return int(value) if value.isdigit() and len(value) < 12 else None
+    return parse_int(request.args.get(name))
 
 
 def _ids(name: str) -> list[int]:
     """Checked employee ids from a form (ignores anything that isn't a number)."""
-    return [int(v) for v in request.form.getlist(name) if v.isdigit() and len(v) < 12]
+    return [int(v) for v in request.form.getlist(name) if v.isdecimal() and len(v) < 12]
 
 
 def _uploads() -> list[service.UploadedFile]:
@@ -280,8 +280,10 @@ def _channel_page(
         page = _call(reads.history, channel_id, limit=PAGE_SIZE, around_id=around)
     else:
         page = _call(reads.history, channel_id, before_id=before, limit=PAGE_SIZE)
-    if request.method == "GET" and before is None and around is None and detail.is_member:
-        service.mark_read(db, _actor(), channel_id)
+    # The newest page marks the channel read as it loads (a POST from the page, so this GET
+    # changes nothing); until then the sidebar already counts the open channel as read.
+    reading = request.method == "GET" and before is None and around is None and detail.is_member
+    read_upto = page.messages[-1].id if reading and page.messages else None
     pin_count = db.scalar(select(func.count()).select_from(Pin).where(Pin.channel_id == channel_id))
     return _render(
         "chat/channel.html",
@@ -300,6 +302,8 @@ def _channel_page(
         thread_draft=thread_draft,
         highlight=highlight,
         active_channel_id=channel_id,
+        reading_channel_id=channel_id if reading else None,
+        read_upto=read_upto,
         here=request.full_path.rstrip("?"),
     )
 

@@ -5,14 +5,19 @@ context); without the header, the app's default world. A malformed or unknown id
 request with a 404 "No such world" page before any path is built from it, and nothing a page
 sends in a form or a URL can choose another world.
 
-Like flaskr's `get_db()`, `get_db()` opens a SQLAlchemy session lazily, once per request: on the
-world's engine for GET/HEAD/OPTIONS (a `BEGIN DEFERRED` snapshot) and on `writer(engine)` for
-anything else (`BEGIN IMMEDIATE`, so concurrent writers queue instead of failing). It commits
-when the response is a success (status < 400), rolls back otherwise, and closes in teardown.
+Like flaskr's `get_db()`, `get_db()` opens a SQLAlchemy session lazily, once per request: on
+`reader(engine)` for GET/HEAD/OPTIONS (a read-only snapshot: a page view changes nothing, and
+a write there would fail whenever another request committed first) and on `writer(engine)` for
+anything else (`BEGIN IMMEDIATE`, so concurrent writers queue instead of failing). A writer
+first takes its turn in the store's queue for the world (`WorldStore.turns`), so resets and
+writes in this process go oldest first instead of racing on SQLite's polling lock. It commits
+when the response is a success (status < 400), rolls back otherwise, gives up its turn, and
+closes in teardown.
 """
 
 from __future__ import annotations
 
+import stat
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -22,7 +27,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import NotFound
 
-from officegym.seed_data.connect import make_engine, writer
+from officegym.seed_data.connect import make_engine, reader, writer
 from officegym.seed_data.ids import InvalidWorldId, validate_world_id
 from officegym.seed_data.store import WorldStore
 
@@ -71,10 +76,12 @@ class WorldEngines:
         """The engine of an existing world; raises NoSuchWorld if the id names no world file."""
         try:
             path = self.store.world_path(world_id)
-            stat = path.stat()
-        except (InvalidWorldId, FileNotFoundError, NotADirectoryError) as error:
+            found = path.lstat()
+        except (InvalidWorldId, OSError) as error:
             raise NoSuchWorld() from error
-        key = (stat.st_dev, stat.st_ino)
+        if not stat.S_ISREG(found.st_mode):  # the store makes plain files, never links or folders
+            raise NoSuchWorld()
+        key = (found.st_dev, found.st_ino)
         stale: Engine | None = None
         evicted: list[Engine] = []
         with self._lock:
@@ -156,27 +163,44 @@ def get_db() -> Session:
         bound = world_id()
         if bound is None:
             raise RuntimeError("get_db() called outside a request bound to a world")
-        engine = engines().engine(bound)
-        if request.method not in SAFE_METHODS:
-            engine = writer(engine)
-        g.db = Session(engine)
+        cache = engines()
+        engine = cache.engine(bound)
+        if request.method in SAFE_METHODS:
+            g.db = Session(reader(engine))
+        else:
+            turns = cache.store.turns(bound)
+            turns.acquire()
+            g.write_turn = turns
+            g.db = Session(writer(engine))
     return g.db
+
+
+def _end_turn() -> None:
+    turns = g.pop("write_turn", None)
+    if turns is not None:
+        turns.release()
 
 
 def _finish_db(response: Response) -> Response:
     db: Session | None = g.get("db")
     if db is not None:
-        if response.status_code < 400:
-            db.commit()
-        else:
-            db.rollback()
+        try:
+            if response.status_code < 400:
+                db.commit()
+            else:
+                db.rollback()
+        finally:
+            _end_turn()
     return response
 
 
 def _close_db(_exc: BaseException | None = None) -> None:
     db: Session | None = g.pop("db", None)
-    if db is not None:
-        db.close()
+    try:
+        if db is not None:
+            db.close()
+    finally:
+        _end_turn()
 
 
 __all__ = [

@@ -29,6 +29,18 @@ def test_send_a_message_with_enter(page, live_server, ui_facts):
     assert page.locator("#composer").input_value() == ""
 
 
+def test_opening_a_channel_marks_it_read(page, live_server, ui_facts, store, ui_world):
+    query = (
+        "SELECT coalesce(last_read_message_id, 0) FROM chat_membership "
+        "WHERE channel_id=? AND employee_id=?"
+    )
+    args = (ui_facts.public_id, ui_facts.public_member.id)
+    with page.expect_response(lambda r: r.url.endswith(f"/channels/{ui_facts.public_id}/read")):
+        page.goto(channel_url(live_server, ui_facts.public_id))
+    newest = page.locator(".history__list .msg").last.get_attribute("id")
+    assert rows(store, ui_world, query, args)[0][0] == int(newest.removeprefix("m-"))
+
+
 def test_shift_enter_adds_a_new_line(page, live_server, ui_facts):
     page.goto(channel_url(live_server, ui_facts.public_id))
     page.fill("#composer", "first line")

@@ -84,21 +84,47 @@ def test_channel_page_shows_header_history_and_composer(member, facts):
     assert 'class="day"' in html
 
 
-def test_channel_page_marks_the_channel_read(member, store, world, facts):
-    member.get(f"/chat/c/{facts.public_id}")
-    (read,) = rows(
+READ_TARGET = re.compile(r'data-read-url="([^"]+)" data-read-upto="(\d+)"')
+
+
+def read_marker(store, world, facts) -> int | None:
+    return rows(
         store,
         world,
         "SELECT last_read_message_id FROM chat_membership WHERE channel_id=? AND employee_id=?",
         (facts.public_id, facts.public_member.id),
-    )[0]
-    newest = rows(
-        store,
-        world,
-        "SELECT max(id) FROM chat_message WHERE channel_id=? AND thread_parent_id IS NULL",
-        (facts.public_id,),
     )[0][0]
-    assert read == newest
+
+
+def test_channel_page_changes_nothing_and_names_its_newest_message_to_mark_read(
+    member, store, world, facts
+):
+    before = read_marker(store, world, facts)
+    html = member.get(f"/chat/c/{facts.public_id}").get_data(as_text=True)
+    assert read_marker(store, world, facts) == before
+    url, upto = READ_TARGET.search(html).groups()
+    shown = [int(m) for m in re.findall(r'id="m-(\d+)"', html)]
+    assert int(upto) == max(shown) and int(upto) != before
+    response = member.post(
+        url, json={"message_id": int(upto)}, headers={"X-Requested-With": "officegym"}
+    )
+    assert response.status_code == 204
+    assert read_marker(store, world, facts) == int(upto)
+
+
+def active_link(html: str) -> str:
+    return re.search(r'<a class="side-link is-active[^"]*"', html).group(0)
+
+
+def test_the_open_channel_counts_as_read_in_the_sidebar_but_an_older_page_does_not_read_it(
+    member, facts
+):
+    newest = member.get(f"/chat/c/{facts.public_id}").get_data(as_text=True)
+    assert "is-unread" not in active_link(newest)
+    upto = READ_TARGET.search(newest).group(2)
+    older = member.get(f"/chat/c/{facts.public_id}?before={upto}").get_data(as_text=True)
+    assert READ_TARGET.search(older) is None
+    assert "is-unread" in active_link(older)
 
 
 def test_channels_alias_redirects_to_the_channel(member, facts):

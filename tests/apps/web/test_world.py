@@ -184,6 +184,13 @@ def data_app(web_store):
             abort(409)
         return "saved"
 
+    @app.get("/_t/status/write")
+    def write_in_get():
+        db = get_db()
+        db.execute(update(Employee).where(Employee.id == 1).values(status_text="from a GET"))
+        db.flush()
+        return "wrote"
+
     @app.get("/_t/status")
     def get_status():
         return get_db().scalar(select(Employee.status_text).where(Employee.id == 1))
@@ -203,6 +210,17 @@ def test_reads_use_deferred_and_writes_immediate_transactions(data_app):
     client = data_app.test_client()
     assert client.get("/_t/begin").get_data(as_text=True) == "DEFERRED"
     assert client.post("/_t/begin").get_data(as_text=True) == "IMMEDIATE"
+
+
+def test_a_page_view_cannot_write_to_its_world(data_app, web_store, scratch_world):
+    before = _status(web_store, scratch_world)
+    client = data_app.test_client()
+    response = client.get("/_t/status/write", headers={WORLD_HEADER: scratch_world})
+    assert response.status_code == 500
+    assert _status(web_store, scratch_world) == before
+    # The pooled connection goes back to writing for the next unsafe request.
+    assert client.post("/_t/status/saved", headers={WORLD_HEADER: scratch_world}).status_code == 200
+    assert _status(web_store, scratch_world) == "saved"
 
 
 def test_successful_write_request_commits(data_app, web_store, scratch_world):

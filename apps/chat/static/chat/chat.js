@@ -251,7 +251,21 @@
     });
   });
 
+  // Reading a channel moves the reader's marker up to the newest message the page showed. The
+  // page itself is a plain GET that changes nothing; this POST carries the API's header.
+  function markRead() {
+    var history = document.querySelector("[data-history][data-read-url]");
+    if (!history) return;
+    fetch(history.getAttribute("data-read-url"), {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Requested-With": "officegym" },
+      body: JSON.stringify({ message_id: Number(history.getAttribute("data-read-upto")) }),
+    }).catch(function () {});
+  }
+
   function init() {
+    markRead();
     document.querySelectorAll("form[data-composer]").forEach(setupComposer);
     setupPicker();
     scrollHistory();
