@@ -32,6 +32,7 @@ from .connect import connect, file_uri
 from .diff import WorldDiff, diff, read_logged, table_diff
 from .ids import validate_world_id
 from .schema import SCHEMA_VERSION
+from .turns import Turns
 
 SCALES = ("tiny", "small", "large")
 _SOURCE_DIRS = ("schema", "generate")
@@ -105,6 +106,7 @@ class WorldStore:
         self.worlds_dir = self.home / "worlds"
         self._lock = threading.Lock()
         self._world_locks: dict[str, threading.Lock] = {}
+        self._turns: dict[str, Turns] = {}
         self._conns: dict[str, sqlite3.Connection] = {}
         self._listeners: list[Callable[[str], None]] = []
 
@@ -229,9 +231,15 @@ class WorldStore:
             self._remove(world_id, path)
         return True
 
+    def turns(self, world_id: str) -> Turns:
+        """The world's writers' queue: in-process writers (this store's resets and restores, a
+        server's write requests) hold it for their transaction, oldest first (see `turns`)."""
+        with self._lock:
+            return self._turns.setdefault(world_id, Turns())
+
     def reset(self, world_id: str) -> int:
         """Put the world back to its golden state; returns how many rows were restored."""
-        with self._conn(world_id) as conn, _bulk_copy(conn):
+        with self._conn(world_id) as conn, _bulk_copy(conn), self.turns(world_id):
             conn.execute("BEGIN IMMEDIATE")
             try:
                 tables = changelog.logged_tables(conn)
@@ -273,7 +281,7 @@ class WorldStore:
 
     def restore(self, world_id: str, snap: Snapshot) -> None:
         """Put the world in the state `snap` captured (from this world or one of the same base)."""
-        with self._conn(world_id) as conn, _bulk_copy(conn):
+        with self._conn(world_id) as conn, _bulk_copy(conn), self.turns(world_id):
             base = changelog.base_of(conn)
             if base != snap.base:
                 raise WorldStoreError(
