@@ -22,7 +22,13 @@ def hash_password(password: str, salt: str) -> str:
 
 
 def check_password(password: str, encoded: str) -> bool:
-    """True if `password` matches a hash made by `hash_password`; False for any malformed hash."""
+    """True if `password` matches a hash made by `hash_password`; False for any malformed hash.
+
+    A password with a NUL is refused: HMAC pads its key with NULs, so "pw" and "pw\\0" would
+    otherwise match the same hash.
+    """
+    if "\0" in password:
+        return False
     try:
         algorithm, iterations, salt, expected = encoded.split("$", 3)
         rounds = int(iterations)

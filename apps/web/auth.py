@@ -1,13 +1,18 @@
 """Single sign-on: every app shares one login against the world's employee directory.
 
 Any active employee signs in with their email (any case) and DEMO_PASSWORD. The session
-cookie holds the world id and the employee id; it counts only in the world that issued it, so
-a cookie carried into another world's requests is simply logged out there.
+cookie holds the world id and a random session id; the world file itself holds which employee
+each live session id belongs to (the `_session` table, outside the change log and the diff).
+So a cookie counts only in the world that issued it, only while that world file lives (a world
+dropped and recreated, from any seed, knows none of the old sessions), and only until its
+session signs out (a copy of the cookie taken before logout is dead after it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import secrets
 from collections.abc import Callable
 from typing import TypeVar
 from urllib.parse import urlsplit
@@ -23,7 +28,8 @@ from flask import (
     session,
     url_for,
 )
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from officegym.seed_data.connect import make_engine
@@ -38,8 +44,10 @@ from .world import SAFE_METHODS, get_db, world_id
 bp = Blueprint("auth", __name__)
 
 _SESSION_WORLD = "world"
-_SESSION_EMPLOYEE = "employee"
+_SESSION_ID = "sid"
 _MAX_NEXT = 2000
+# Sessions kept per employee and world: a new sign-in forgets the oldest beyond this.
+MAX_SESSIONS_PER_EMPLOYEE = 32
 
 EMPTY_FIELDS = "Enter your email address and password."
 BAD_CREDENTIALS = "That email and password don't match an account. Check them and try again."
@@ -57,15 +65,51 @@ def current_user() -> Employee | None:
 
 def _load_user() -> Employee | None:
     bound = world_id()
-    if bound is None or session.get(_SESSION_WORLD) != bound:
+    sid = session.get(_SESSION_ID)
+    if bound is None or session.get(_SESSION_WORLD) != bound or not isinstance(sid, str):
         return None
-    employee_id = session.get(_SESSION_EMPLOYEE)
-    if not isinstance(employee_id, int) or isinstance(employee_id, bool):
+    db = get_db()
+    try:
+        employee_id = db.scalar(
+            text("SELECT employee_id FROM _session WHERE sid = :sid"), {"sid": sid}
+        )
+    except OperationalError:  # no one has signed in to this world file yet: no table
         return None
-    user = get_db().get(Employee, employee_id)
+    user = db.get(Employee, employee_id) if employee_id is not None else None
     if user is None or not user.is_active:
         return None
     return user
+
+
+_SESSIONS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS _session ("
+    "seq INTEGER PRIMARY KEY, sid TEXT NOT NULL UNIQUE, employee_id INTEGER NOT NULL)"
+)
+
+
+def _start_session(db: Session, employee_id: int) -> str:
+    """Record a new session of `employee_id` in the world file; returns its id."""
+    sid = secrets.token_urlsafe(24)
+    db.execute(text(_SESSIONS_TABLE))
+    db.execute(
+        text("INSERT INTO _session (sid, employee_id) VALUES (:sid, :employee)"),
+        {"sid": sid, "employee": employee_id},
+    )
+    db.execute(
+        text(
+            "DELETE FROM _session WHERE employee_id = :employee AND seq NOT IN "
+            "(SELECT seq FROM _session WHERE employee_id = :employee ORDER BY seq DESC LIMIT :keep)"
+        ),
+        {"employee": employee_id, "keep": MAX_SESSIONS_PER_EMPLOYEE},
+    )
+    return sid
+
+
+def _end_session(db: Session, sid: object) -> None:
+    if not isinstance(sid, str):
+        return
+    with contextlib.suppress(OperationalError):  # no table: no one signed in to this file
+        db.execute(text("DELETE FROM _session WHERE sid = :sid"), {"sid": sid})
 
 
 def login_required(view: F) -> F:
@@ -145,9 +189,11 @@ def login():
         elif not user.is_active:
             error, status = DEACTIVATED, 403
         else:
+            if session.get(_SESSION_WORLD) == world_id():
+                _end_session(get_db(), session.get(_SESSION_ID))
             session.clear()
             session[_SESSION_WORLD] = world_id()
-            session[_SESSION_EMPLOYEE] = user.id
+            session[_SESSION_ID] = _start_session(get_db(), user.id)
             g.user = user
             return redirect(target or url_for("launcher.index"))
 
@@ -164,7 +210,9 @@ def login():
 
 @bp.post("/logout")
 def logout():
-    """End the session and return to the sign-in page."""
+    """End the session (everywhere its cookie was copied) and return to the sign-in page."""
+    if session.get(_SESSION_WORLD) == world_id():
+        _end_session(get_db(), session.get(_SESSION_ID))
     session.clear()
     g.user = None
     flash("You have signed out.", "info")

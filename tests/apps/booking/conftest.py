@@ -186,13 +186,20 @@ def facts(store: WorldStore) -> BookingFacts:
     return read_facts(store)
 
 
-@pytest.fixture
-def world(store: WorldStore) -> Iterator[str]:
-    """A fresh live world (tiny, seed 0) for each test, always under the same id, so a
-    session cookie (which names its world) stays valid from one test to the next."""
+@pytest.fixture(scope="session")
+def _one_world(store: WorldStore) -> Iterator[str]:
     store.create(WORLD, 0, "tiny", replace=True)
     yield WORLD
     store.drop(WORLD)
+
+
+@pytest.fixture
+def world(store: WorldStore, _one_world: str) -> Iterator[str]:
+    """The live world (tiny, seed 0) reset to its golden for each test. It is one world file
+    for the whole run, so a session cookie (bound to its world file) stays valid from one test
+    to the next."""
+    store.reset(_one_world)
+    yield _one_world
 
 
 @pytest.fixture(scope="session")

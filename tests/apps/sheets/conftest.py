@@ -124,13 +124,20 @@ def facts(store: WorldStore) -> SheetsFacts:
 WORLD = "sheets-test"
 
 
-@pytest.fixture
-def world(store: WorldStore) -> Iterator[str]:
-    """A fresh live world (tiny, seed 0) for each test, always under the same id, so a
-    session cookie (which names its world) stays valid from one test to the next."""
+@pytest.fixture(scope="session")
+def _one_world(store: WorldStore) -> Iterator[str]:
     store.create(WORLD, 0, "tiny", replace=True)
     yield WORLD
     store.drop(WORLD)
+
+
+@pytest.fixture
+def world(store: WorldStore, _one_world: str) -> Iterator[str]:
+    """The live world (tiny, seed 0) reset to its golden for each test. It is one world file
+    for the whole run, so a session cookie (bound to its world file) stays valid from one test
+    to the next."""
+    store.reset(_one_world)
+    yield _one_world
 
 
 # -- reading state -----------------------------------------------------------------------------
@@ -279,7 +286,7 @@ def as_person(app, session_cookies):
 
     The first time a person is asked for, the client signs in through the real login form;
     later clients get the same session cookie, which stays valid because every test's world
-    has the same id (see `world`).
+    is the same world file, reset (see `world`).
     """
     name = app.config["SESSION_COOKIE_NAME"]
 

@@ -8,7 +8,8 @@ import sqlite3
 import pytest
 
 from officegym.apps.web import WORLD_HEADER
-from officegym.apps.web.auth import safe_next
+from officegym.apps.web.auth import MAX_SESSIONS_PER_EMPLOYEE, safe_next
+from officegym.seed_data.passwords import DEMO_PASSWORD
 
 from .conftest import WORLD_A, WORLD_B, csrf_token, deactivate, login
 
@@ -229,3 +230,57 @@ def test_signing_in_to_world_b_replaces_the_world_a_session(client, facts_a, fac
     html = client.get("/", headers={WORLD_HEADER: WORLD_B}).get_data(as_text=True)
     assert facts_b.ceo.name in html
     assert client.get("/", headers={WORLD_HEADER: WORLD_A}).status_code == 302
+
+
+def _copy_of_the_session_cookie(app, client):
+    name = app.config["SESSION_COOKIE_NAME"]
+    copy = app.test_client()
+    copy.set_cookie(name, client.get_cookie(name).value)
+    return copy
+
+
+def test_a_session_cookie_copied_before_logout_is_signed_out_after_it(app, client, facts_a):
+    login(client, facts_a.ceo.email)
+    copy = _copy_of_the_session_cookie(app, client)
+    assert copy.get("/").status_code == 200
+    client.post("/logout", data={"csrf_token": csrf_token(client, "/")})
+    assert copy.get("/").status_code == 302
+
+
+def test_a_session_dies_with_its_world_even_when_a_world_of_that_name_comes_back(
+    app, client, web_store, scratch_world, facts_a
+):
+    headers = {WORLD_HEADER: scratch_world}
+    login(client, facts_a.ceo.email, world=scratch_world)
+    assert client.get("/", headers=headers).status_code == 200
+    web_store.drop(scratch_world)
+    web_store.create(scratch_world, 1, "tiny")
+    assert client.get("/", headers=headers).status_code == 302
+    web_store.drop(scratch_world)
+    web_store.create(scratch_world, 0, "tiny")
+    assert client.get("/", headers=headers).status_code == 302
+
+
+def test_a_session_outlives_a_reset_of_its_world(client, web_store, scratch_world, facts_a):
+    headers = {WORLD_HEADER: scratch_world}
+    login(client, facts_a.ceo.email, world=scratch_world)
+    web_store.reset(scratch_world)
+    assert client.get("/", headers=headers).status_code == 200
+
+
+@pytest.mark.parametrize("suffix", ["\0", "\0\0\0", "\0x"])
+def test_the_demo_password_with_nul_bytes_is_refused(client, facts_a, suffix):
+    assert login(client, facts_a.ceo.email, DEMO_PASSWORD + suffix).status_code == 401
+
+
+def test_signing_in_keeps_a_bounded_number_of_sessions_per_person(
+    app, web_store, scratch_world, facts_a
+):
+    for _ in range(MAX_SESSIONS_PER_EMPLOYEE + 3):
+        login(app.test_client(), facts_a.ceo.email, world=scratch_world)
+    conn = sqlite3.connect(web_store.world_path(scratch_world))
+    try:
+        (kept,) = conn.execute("SELECT count(*) FROM _session").fetchone()
+    finally:
+        conn.close()
+    assert kept == MAX_SESSIONS_PER_EMPLOYEE
