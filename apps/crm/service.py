@@ -196,6 +196,10 @@ def _clean(
             clean[f.name] = parse(f, values[f.name])
         except FieldError as error:
             errors[f.name] = str(error)
+            continue
+        column = spec.model.__table__.c[f.name]
+        if clean[f.name] is None and f.kind in ("text", "textarea") and not column.nullable:
+            clean[f.name] = ""  # an emptied optional text stores "" where NULL isn't allowed
     # References, once their text parsed.
     account_hint = clean.get("account_id") if isinstance(clean.get("account_id"), int) else None
     for name, value in list(clean.items()):
@@ -478,13 +482,22 @@ def update(
 ) -> list[Change]:
     """Change the given fields of a record; returns what changed (nothing if all equal).
 
-    Fields left out of `values` keep their values. A stage change on an opportunity also sets
+    Fields left out of `values` keep their values; fields the forms don't show (an activity's
+    or note's links) can be sent unchanged but not changed. A stage change on an opportunity also sets
     the probability to the stage's default unless the same call changes the probability.
     """
     spec = spec_of(key)
     row = row_of(db, spec, record_id)
     require_edit(db, actor, spec, row)
     clean = _clean(db, spec, values, row)
+    fixed = [n for n, v in clean.items() if not spec.field(n).form and v != getattr(row, n)]
+    if fixed:
+        label = spec.field(fixed[0]).label
+        raise ValidationError(
+            f"The {label.lower()} of {spec.singular.lower()} records is set when they are created "
+            "and can't be changed.",
+            fixed[0],
+        )
     if not allow_duplicate and spec.key in MERGEABLE:
         merged = {f.name: getattr(row, f.name) for f in spec.fields} | clean
         _refuse_duplicates(spec, _duplicates_for(db, spec, merged, row.id))

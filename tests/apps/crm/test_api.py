@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from .conftest import API, API_HEADERS, one, rows, token
@@ -235,3 +237,49 @@ def _expand(path: str) -> list[str]:
             for p in _expand(path[: match.start()] + value + path[match.end() :])
         ]
     return [re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", path)]
+
+
+def _rep_activity(store, world, facts) -> int:
+    """An activity `rep` owns, its description emptied as a quarter of the world's are."""
+    (activity,) = rows(
+        store,
+        world,
+        "SELECT id FROM crm_activity WHERE owner_id = ? AND account_id IS NOT NULL ORDER BY id",
+        (facts.rep.id,),
+    )[0]
+    conn = sqlite3.connect(store.world_path(world))
+    with conn:
+        conn.execute("UPDATE crm_activity SET description = '' WHERE id = ?", (activity,))
+    conn.close()
+    return activity
+
+
+@pytest.mark.parametrize("empty", ["", None, "   "])
+def test_an_empty_activity_description_saves_as_empty(rep, store, world, facts, empty):
+    activity = _rep_activity(store, world, facts)
+    response = rep.patch(
+        f"{API}/activities/{activity}",
+        json={"description": empty, "subject": "Called back"},
+        headers=API_HEADERS,
+    )
+    assert response.status_code == 200, response.get_json()
+    assert one(
+        store, world, "SELECT description, subject FROM crm_activity WHERE id = ?", (activity,)
+    ) == ("", "Called back")
+
+
+@pytest.mark.parametrize("link", ["account_id", "contact_id", "opportunity_id"])
+def test_an_activity_links_cannot_be_changed_through_the_api(rep, store, world, facts, link):
+    activity = _rep_activity(store, world, facts)
+    before = rows(store, world, "SELECT * FROM crm_activity WHERE id = ?", (activity,))
+    other = facts.rep_account if link == "account_id" else None
+    moved = rep.patch(f"{API}/activities/{activity}", json={link: other}, headers=API_HEADERS)
+    current = rep.get(f"{API}/activities/{activity}").get_json()["values"][link]
+    if current == other:  # the same value sent back is no change
+        assert moved.status_code == 200
+    else:
+        assert moved.status_code == 422
+        assert moved.get_json()["error"]["field"] == link
+    assert rows(store, world, "SELECT * FROM crm_activity WHERE id = ?", (activity,)) == before
+    unchanged = rep.patch(f"{API}/activities/{activity}", json={link: current}, headers=API_HEADERS)
+    assert unchanged.status_code == 200

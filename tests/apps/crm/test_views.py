@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import sqlite3
 
 import pytest
 
@@ -451,3 +452,34 @@ def test_bad_list_filters_answer_422_with_the_message(rep):
     response = rep.get("/crm/opportunities?amount_min=lots")
     assert response.status_code == 422
     assert "Enter a whole number." in response.get_data(as_text=True)
+
+
+def test_an_activity_with_no_description_saves_from_its_edit_form_unchanged(
+    rep, facts, store, world
+):
+    (activity, kind, subject, status, priority, due) = rows(
+        store,
+        world,
+        "SELECT id, kind, subject, status, priority, due_date FROM crm_activity "
+        "WHERE owner_id = ? ORDER BY id",
+        (facts.rep.id,),
+    )[0]
+    conn = sqlite3.connect(store.world_path(world))
+    with conn:
+        conn.execute("UPDATE crm_activity SET description = '' WHERE id = ?", (activity,))
+    conn.close()
+    path = f"/crm/activities/{activity}/edit"
+    assert rep.get(path).status_code == 200
+    data = {
+        "kind": kind,
+        "subject": subject,
+        "description": "",
+        "status": status,
+        "priority": priority,
+        "due_date": due or "",
+        "owner_id": str(facts.rep.id),
+        "csrf_token": token(rep),
+    }
+    response = rep.post(path, data=data)
+    assert response.status_code == 302
+    assert one(store, world, "SELECT description FROM crm_activity WHERE id = ?", (activity,)) == ""
