@@ -31,6 +31,7 @@ from sqlalchemy import Engine, func, literal, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from officegym.apps.web.errors import NotFound
+from officegym.apps.web.inputs import parse_int
 from officegym.apps.web.typeahead import escape_like
 from officegym.seed_data import booking_rules
 from officegym.seed_data.booking_rules import MAX_GUESTS, MAX_NIGHTS, Quote
@@ -198,10 +199,11 @@ def _whole(raw: str, errors: dict[str, str], name: str, label: str, top: int) ->
     text = raw.strip().replace(",", "").lstrip("$")
     if not text:
         return None
-    if not text.isdigit() or int(text) > top:
+    number = parse_int(text)
+    if number is None or number > top:
         errors[name] = f"{label} must be a whole number from 0 to {top:,}."
         return None
-    return int(text)
+    return number
 
 
 def _number(raw: str, errors: dict[str, str], name: str, label: str, top: float) -> float | None:
@@ -262,10 +264,11 @@ def parse_guests(raw: str, errors: dict[str, str]) -> int:
     text = (raw or "").strip()
     if not text:
         return 1
-    if not text.isdigit() or not 1 <= int(text) <= MAX_GUESTS:
+    guests = parse_int(text)
+    if guests is None or not 1 <= guests <= MAX_GUESTS:
         errors["guests"] = f"Guests must be a whole number from 1 to {MAX_GUESTS}."
         return 1
-    return int(text)
+    return guests
 
 
 def parse_search(args: Mapping[str, Any], today: date) -> tuple[StaySearch, dict[str, str]]:
@@ -295,7 +298,7 @@ def parse_search(args: Mapping[str, Any], today: date) -> tuple[StaySearch, dict
     rating = _number(one("rating"), errors, "rating", "Rating", 5)
     km = _number(one("km"), errors, "km", "Distance", 20_000)
     office_text = one("office").strip()
-    office = int(office_text) if office_text.isdigit() and len(office_text) < 12 else None
+    office = parse_int(office_text)
     if office_text and office is None:
         errors["office"] = "Choose an office from the list."
     if km is not None and office is None and "office" not in errors:
@@ -309,7 +312,8 @@ def parse_search(args: Mapping[str, Any], today: date) -> tuple[StaySearch, dict
         errors["sort"] = "Choose an office to sort by distance."
         sort = "recommended"
     page_text = one("page").strip()
-    page = int(page_text) if page_text.isdigit() and 0 < int(page_text) < 10_000 else 1
+    page = parse_int(page_text)
+    page = page if page is not None and 0 < page < 10_000 else 1
     search = StaySearch(
         where=" ".join(one("where").split())[:120],
         check_in=check_in,

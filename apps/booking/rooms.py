@@ -26,6 +26,7 @@ from officegym.apps.web.errors import (
     NotFound,
     ValidationError,
 )
+from officegym.apps.web.inputs import parse_int
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.connect import connect
 from officegym.seed_data.schema import Employee, Reservation
@@ -56,8 +57,7 @@ def _hhmm(value: time | datetime) -> str:
 
 
 def _int(text: Any) -> int | None:
-    text = str(text or "").strip()
-    return int(text) if text.isdigit() and len(text) < 12 else None
+    return parse_int(text)
 
 
 def _day(text: Any) -> date | None:

@@ -30,6 +30,7 @@ from officegym.apps.web.errors import (
     ValidationError,
     error_response,
 )
+from officegym.apps.web.inputs import parse_int
 from officegym.apps.web.localtime import to_local
 from officegym.seed_data import booking_rules
 from officegym.seed_data.clock import now as world_now
@@ -120,8 +121,7 @@ def _plural(n: int | float, word: str) -> str:
 
 
 def _int(value: Any) -> int | None:
-    text = str(value or "").strip()
-    return int(text) if text.isdigit() and len(text) < 12 else None
+    return parse_int(value)
 
 
 def _query(pairs: list[tuple[str, str]] | Mapping[str, Any]) -> str:

@@ -81,7 +81,7 @@ def _limit(raw: Any) -> int:
     """A column's card count from its query parameter: CARDS to MAX_CARDS (CARDS if not a
     number)."""
     text = str(raw or "").strip()
-    if not text.isdigit():
+    if not text.isdecimal():
         return CARDS
     return MAX_CARDS if len(text) > 4 else min(max(int(text), CARDS), MAX_CARDS)
 

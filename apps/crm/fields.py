@@ -374,7 +374,7 @@ def parse(spec: Field, raw: Any) -> Any:
         options = ", ".join(spec.choice_label(c) for c in spec.choices)
         raise FieldError(f"{label} must be one of: {options}.")
     if spec.is_reference:
-        if text.isdigit() and len(text) < 12 and spec.kind != "account":
+        if text.isdecimal() and len(text) < 12 and spec.kind != "account":
             return int(text)
         return text
     raise TypeError(f"unknown field kind {kind!r}")

@@ -20,6 +20,7 @@ from sqlalchemy import Select, and_, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from officegym.apps.web.errors import ValidationError
+from officegym.apps.web.inputs import parse_int
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.crm import Account, Opportunity
@@ -497,7 +498,7 @@ class _Query:
         raw = self.params.get(name, "")
         if raw == "":
             return None
-        if not raw.isdigit() or len(raw) > 15:
+        if not raw.isdecimal() or len(raw) > 15:
             self.errors[name] = "Enter a whole number."
             return None
         return int(raw)
@@ -570,8 +571,8 @@ class _Query:
         elif value == "team":
             team = {self.actor.id} | reports_of(self.db, self.actor.id)
             self.conditions.append(m.owner_id.in_(sorted(team)))
-        elif value.isdigit() and len(value) < 12:
-            self.conditions.append(m.owner_id == int(value))
+        elif parse_int(value) is not None:
+            self.conditions.append(m.owner_id == parse_int(value))
         else:
             self.errors["owner"] = "Choose an owner from the list."
 
@@ -648,7 +649,7 @@ class _Query:
 
 
 def _page_number(raw: str | None) -> int:
-    return int(raw) if raw and raw.isdigit() and len(raw) < 7 and int(raw) > 0 else 1
+    return int(raw) if raw and raw.isdecimal() and len(raw) < 7 and int(raw) > 0 else 1
 
 
 def list_records(
@@ -682,8 +683,8 @@ def list_records(
     per_page = DEFAULT_PER_PAGE
     raw_per_page = params.get("per_page", "")
     if raw_per_page:
-        if raw_per_page.isdigit() and int(raw_per_page) in PER_PAGE_CHOICES:
-            per_page = int(raw_per_page)
+        if parse_int(raw_per_page) in PER_PAGE_CHOICES:
+            per_page = parse_int(raw_per_page)
         else:
             query.errors["per_page"] = "Choose how many rows to show from the list."
 

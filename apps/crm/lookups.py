@@ -249,7 +249,7 @@ def submitted(form: Mapping[str, Any], name: str, label: Callable[[int], str | N
     text = " ".join(str(form.get(text_name) or "").split())
     if not text:
         return ""
-    if chosen.isdigit() and len(chosen) < 12:
+    if chosen.isdecimal() and len(chosen) < 12:
         shown = label(int(chosen))
         if shown is not None and " ".join(shown.split()).casefold() == text.casefold():
             return int(chosen)

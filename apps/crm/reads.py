@@ -243,7 +243,7 @@ def _history_entries(db: Session, spec: ObjectType, record_id: int) -> tuple[His
             kind = spec.field(name).kind
         if kind is not None:
             for value in (old, new):
-                if value and value.isdigit():
+                if value and value.isdecimal():
                     refs.setdefault(kind, set()).add(int(value))
     names: dict[str, dict[int, str]] = {}
     for kind, ids in refs.items():
@@ -258,15 +258,15 @@ def _history_entries(db: Session, spec: ObjectType, record_id: int) -> tuple[His
         if name == "merged":  # the titles of the records merged in, stored with their ids
             return _MERGED_ID.sub("", value)
         kind = _HISTORY_REFERENCES.get(name)
-        if kind is not None and value.isdigit():
+        if kind is not None and value.isdecimal():
             return names.get(kind, {}).get(int(value), f"a deleted {kind}")
         if not spec.has(name):
             return value
         f = spec.field(name)
-        if f.is_reference and value.isdigit():
+        if f.is_reference and value.isdecimal():
             return names.get(f.kind, {}).get(int(value), f"a deleted {f.kind}")
         if f.kind == "money":
-            return f"${int(value):,}" if value.lstrip("-").isdigit() else value
+            return f"${int(value):,}" if value.lstrip("-").isdecimal() else value
         if f.kind == "choice":
             return f.choice_label(value)
         return value

@@ -30,6 +30,7 @@ from officegym.apps.web.errors import (
     ValidationError,
     error_response,
 )
+from officegym.apps.web.inputs import parse_int
 from officegym.apps.web.localtime import to_local
 from officegym.seed_data.clock import now as world_now
 from officegym.seed_data.schema import Employee
@@ -136,8 +137,7 @@ def _back(default: str) -> Response:
 
 
 def _int(value: Any) -> int | None:
-    text = str(value or "").strip()
-    return int(text) if text.isdigit() and len(text) < 12 else None
+    return parse_int(value)
 
 
 def _ids(name: str = "ids") -> list[int]:
@@ -185,7 +185,7 @@ def _chosen(kind: str, raw: Any) -> Chosen:
     """A submitted lookup value (an id, or typed text) as its box shows it again."""
     if isinstance(raw, Chosen):
         return raw
-    if isinstance(raw, int) or (isinstance(raw, str) and raw.isdigit() and len(raw) < 12):
+    if isinstance(raw, int) or (isinstance(raw, str) and raw.isdecimal() and len(raw) < 12):
         label = lookups.label_of(get_db(), kind, int(raw))
         if label is not None:
             return Chosen(str(raw), label)

@@ -392,7 +392,7 @@ def set_width(workbook_id: int, sheet_id: int, col: str):
 
 
 def _int(text: str) -> int | None:
-    return int(text) if text.isdigit() and len(text) < 7 else None
+    return int(text) if text.isdecimal() and len(text) < 7 else None
 
 
 @api_bp.post("/workbooks/<int:workbook_id>/sheets/<int:sheet_id>/comments")

@@ -19,6 +19,7 @@ from werkzeug.datastructures import FileStorage
 
 from officegym.apps.web import current_user, get_db, login_required
 from officegym.apps.web.errors import TITLES, AppError, ValidationError, error_response
+from officegym.apps.web.inputs import parse_int
 from officegym.apps.web.localtime import to_local
 from officegym.seed_data.schema import Employee
 from officegym.seed_data.schema.sheets import CHART_KINDS, PIVOT_FUNCTIONS
@@ -187,8 +188,7 @@ def _sheet_page(
     db = get_db()
     selection = _selection(request.values.get("cell"))
     start = max(1, selection.r1 - 5)
-    if request.args.get("start", "").isdigit():
-        start = int(request.args["start"])
+    start = parse_int(request.args.get("start"), start)
     view = reads.grid(db, _actor(), workbook_id, sheet_id, start, min_cols=selection.c2)
     active = reads.cells_in(
         db, view.sheet.id, refs.Range(selection.r1, selection.c1, selection.r1, selection.c1)
@@ -217,10 +217,10 @@ def rows_fragment(workbook_id: int, sheet_id: int):
     """The grid rows of a window (`start`, `count`), as the page's `<tbody>` rows."""
     start = request.args.get("start", "1")
     count = request.args.get("count", str(reads.WINDOW))
-    start_n = int(start) if start.isdigit() else 1
-    count_n = min(200, int(count)) if count.isdigit() else reads.WINDOW
+    start_n = parse_int(start, 1)
+    count_n = min(200, parse_int(count, reads.WINDOW))
     cols = request.args.get("cols", "0")
-    min_cols = min(200, int(cols)) if cols.isdigit() else 0
+    min_cols = min(200, parse_int(cols, 0))
     view = reads.grid(get_db(), _actor(), workbook_id, sheet_id, start_n, max(1, count_n), min_cols)
     html = render_template(
         "sheets/_rows.html", view=view, letters=refs.column_letters, address=refs.address
@@ -304,7 +304,7 @@ def act(workbook_id: int, sheet_id: int):
             service.clear(db, me, workbook_id, sheet_id, a)
         elif action == "width":
             text = request.form.get("width", "")
-            width = int(text) if text.isdigit() and len(text) < 6 else -1
+            width = int(text) if text.isdecimal() and len(text) < 6 else -1
             for col in range(rng.c1, rng.c2 + 1):
                 service.set_width(db, me, workbook_id, sheet_id, col, width)
         elif action == "undo":
@@ -356,7 +356,7 @@ def sheet_settings(workbook_id: int, sheet_id: int):
             elif what == "move":
                 position = request.form.get("position", "")
                 service.move_sheet(
-                    db, me, workbook_id, sheet_id, int(position) - 1 if position.isdigit() else -1
+                    db, me, workbook_id, sheet_id, int(position) - 1 if position.isdecimal() else -1
                 )
             elif what == "delete":
                 service.delete_sheet(db, me, workbook_id, sheet_id)
@@ -456,15 +456,16 @@ def share(workbook_id: int):
 
 
 def _int(text: str | None) -> int | None:
-    return int(text) if text and text.isdigit() and len(text) < 12 else None
+    return parse_int(text)
 
 
 def _person(chosen: str | None, typed: str | None) -> int:
     """The person a lookup box names: the chosen id, else the one active person whose name
     is exactly what was typed."""
     db = get_db()
-    if chosen and chosen.isdigit() and len(chosen) < 12:
-        person = db.get(Employee, int(chosen))
+    chosen_id = parse_int(chosen)
+    if chosen_id is not None:
+        person = db.get(Employee, chosen_id)
         if person is not None and (
             not typed or " ".join(typed.split()).lower() == person.display_name.lower()
         ):

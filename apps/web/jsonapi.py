@@ -19,6 +19,7 @@ CORS preflight, which this server never grants, so a forged request never gets t
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import date, datetime
 from typing import Any
 
@@ -29,7 +30,10 @@ from werkzeug.exceptions import BadRequest
 from wtforms import ValidationError as CSRFTokenError
 
 from .errors import TITLES, AppError, ValidationError
+from .inputs import MAX_QUERY_INT, SQLITE_INT_MAX, SQLITE_INT_MIN, parse_json_body
 from .world import SAFE_METHODS
+
+_SIGNED_DIGITS = re.compile(r"-?[0-9]+")
 
 CSRF_HEADER = "X-Requested-With"
 CSRF_HEADER_VALUE = "officegym"
@@ -108,13 +112,15 @@ def ok(value: Any, status: int = 200) -> tuple[Response, int]:
 
 
 def json_body() -> dict[str, Any]:
-    """The request's JSON object (empty without a body); anything else is a 400."""
-    if not request.data:
+    """The request's JSON object (empty without a body); anything else is a 400, and so is
+    nesting deeper than `inputs.MAX_JSON_DEPTH` or a lone surrogate in a string; an integer
+    outside SQLite's 64 bits is a 422 (see `inputs.parse_json_body`)."""
+    raw = request.get_data(cache=True)
+    if not raw:
         return {}
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:
-        raise BadRequest("The JSON body is nested too deeply.") from None
+    if not request.is_json:
+        raise BadRequest("Send a JSON object as the request body.")
+    data = parse_json_body(raw)
     if not isinstance(data, dict):
         raise BadRequest("Send a JSON object as the request body.")
     return data
@@ -130,20 +136,28 @@ def field(data: dict, name: str, kind: type, default: Any = None, required: bool
     value = data[name]
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
         raise ValidationError(f"'{name}' must be an integer.", name)
+    if kind is int and not SQLITE_INT_MIN <= value <= SQLITE_INT_MAX:
+        raise ValidationError(f"'{name}' is out of range.", name)
     if kind is not int and not isinstance(value, kind):
         raise ValidationError(f"'{name}' must be a {kind.__name__}.", name)
     return value
 
 
 def arg_int(name: str, default: int | None = None) -> int | None:
-    """The query argument `name` as an integer (`default` when absent), or a 422."""
+    """The query argument `name` as an integer (`default` when absent), or a 422. A number
+    beyond ±`inputs.MAX_QUERY_INT` counts as that bound: a cursor or id that large is past
+    every row, as it would be if the database could hold it."""
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise ValidationError(f"'{name}' must be an integer.", name) from None
+    text = raw.strip()
+    if not _SIGNED_DIGITS.fullmatch(text):
+        raise ValidationError(f"'{name}' must be an integer.", name)
+    negative = text.startswith("-")
+    digits = text.lstrip("-").lstrip("0") or "0"
+    if len(digits) > len(str(MAX_QUERY_INT)):
+        return -MAX_QUERY_INT if negative else MAX_QUERY_INT
+    return max(-MAX_QUERY_INT, min(MAX_QUERY_INT, int(text)))
 
 
 def flag(name: str) -> bool:

@@ -199,17 +199,18 @@ def test_a_bad_block_of_inputs_is_refused(values, field, owner, facts, store, wo
 
 
 @pytest.mark.parametrize(
-    "raw_json",
+    ("raw_json", "field"),
     [
-        '{"ref":"J2","values":[[NaN]]}',
-        '{"ref":"J2","values":[[Infinity]]}',
-        '{"ref":"J2","values":[[-Infinity]]}',
-        '{"ref":"J2","values":[[1e400]]}',
-        '{"ref":"J2","values":[[1' + "0" * 400 + "]]}",
+        ('{"ref":"J2","values":[[NaN]]}', "raw"),
+        ('{"ref":"J2","values":[[Infinity]]}', "raw"),
+        ('{"ref":"J2","values":[[-Infinity]]}', "raw"),
+        ('{"ref":"J2","values":[[1e400]]}', "raw"),
+        # Whole numbers past 64 bits are refused by the web kit for every API, by request field.
+        ('{"ref":"J2","values":[[1' + "0" * 400 + "]]}", "values"),
     ],
     ids=["nan", "infinity", "minus-infinity", "1e400", "huge-int"],
 )
-def test_a_number_no_cell_can_hold_is_refused(raw_json, owner, facts, store, world):
+def test_a_number_no_cell_can_hold_is_refused(raw_json, field, owner, facts, store, world):
     before = dump(store, world)
     response = owner.put(
         f"{API}{sheet_path(facts)}/range",
@@ -217,7 +218,7 @@ def test_a_number_no_cell_can_hold_is_refused(raw_json, owner, facts, store, wor
         headers={**HEADERS, "Content-Type": "application/json"},
     )
     assert response.status_code == 422
-    assert response.get_json()["error"]["field"] == "raw"
+    assert response.get_json()["error"]["field"] == field
     assert dump(store, world) == before
 
 
