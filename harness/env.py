@@ -34,7 +34,7 @@ from .actions import ActionParseError, parse_action
 from .actionspec import INSTRUCTIONS, ActionFailed
 from .grading import final_info, grade
 from .observation import Observation, assemble
-from .observe import AXNode, PageObservation, observe
+from .observe import AXNode, ObservationError, PageObservation, observe
 from .page_actions import PageActions
 from .recording import Recorder
 from .runtime import Runtime, RuntimeOptions, acquire_runtime, release_runtime
@@ -43,6 +43,8 @@ from .session import BrowserSession, SessionOptions
 from .spaces import ObservationOptions, Unicode, observation_space
 
 _world_ids = itertools.count(1)
+# Observations tried before a page that keeps navigating is an error (each try settles first).
+OBSERVE_TRIES = 3
 
 
 class EpisodeOver(RuntimeError):
@@ -245,6 +247,8 @@ class AsyncEnv:
 
     def _episode_folder(self, task: Task) -> Path:
         if self.record_root is None:
+            # Only the current episode's folder is kept: the last one's context is closed.
+            shutil.rmtree(self._scratch / f"{self._episodes - 1:05d}", ignore_errors=True)
             folder = self._scratch / f"{self._episodes:05d}"
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir(parents=True)
@@ -444,16 +448,25 @@ class AsyncEnv:
     # ---- observation -------------------------------------------------------------------
 
     async def _observe(self) -> PageObservation:
+        """Observe the active page; a page that navigates mid-observation (a slow redirect
+        after the step settled) is settled again and observed again, up to OBSERVE_TRIES."""
         screenshot = self.parts.screenshot or (
             self._recorder is not None and self.record_screenshots
         )
-        page_obs = await observe(
-            self.session.page,
-            axtree=True,
-            dom=self.parts.dom or self._recorder is not None,
-            screenshot=screenshot,
-            som=self.parts.som,
-        )
+        for attempt in range(1, OBSERVE_TRIES + 1):
+            try:
+                page_obs = await observe(
+                    self.session.page,
+                    axtree=True,
+                    dom=self.parts.dom or self._recorder is not None,
+                    screenshot=screenshot,
+                    som=self.parts.som,
+                )
+                break
+            except ObservationError:
+                if attempt == OBSERVE_TRIES or self.session.page.is_closed():
+                    raise
+                await self.session.settle()
         self.nodes = page_obs.nodes
         return page_obs
 

@@ -30,6 +30,7 @@ from .actionspec import ActionFailed
 from .sandbox import Sandbox, SandboxViolation
 
 VIEWPORT = {"width": 1280, "height": 720}
+SIGN_IN_TIMEOUT_MS = 30_000
 _CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 # Playwright's rules: visible = a non-empty box and not visibility:hidden; disabled = a
 # disabled form control, one inside a disabled fieldset, or aria-disabled.
@@ -172,7 +173,10 @@ class BrowserSession:
         await self.settle()
 
     async def _sign_in(self, origin: str, user: str) -> None:
-        form = await self.context.request.get(f"{origin}/login")
+        # Its own timeout: the context's short action timeout is for the agent's actions, and
+        # a loaded server may take longer to answer the sign-in.
+        wait = SIGN_IN_TIMEOUT_MS
+        form = await self.context.request.get(f"{origin}/login", timeout=wait)
         match = _CSRF.search(await form.text())
         if match is None:
             raise LoginFailed(f"no sign-in form at {origin}/login (HTTP {form.status})")
@@ -180,6 +184,7 @@ class BrowserSession:
             f"{origin}/login",
             form={"email": user, "password": DEMO_PASSWORD, "csrf_token": match.group(1)},
             max_redirects=0,
+            timeout=wait,
         )
         if reply.status != 302:
             raise LoginFailed(f"cannot sign in as {user!r}: HTTP {reply.status} from /login")

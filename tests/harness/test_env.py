@@ -205,3 +205,37 @@ def test_an_external_server_sharing_the_store_is_used(store, task):
             assert env.verify().success
         finally:
             env.close()
+
+
+def test_a_page_that_navigates_while_observed_is_settled_and_observed_again(env, monkeypatch):
+    from officegym.harness import env as env_module
+
+    real = env_module.observe
+    calls = []
+
+    async def navigating_once(page, **kwargs):
+        calls.append(page.url)
+        if len(calls) == 1:
+            raise env_module.ObservationError(f"cannot observe {page.url!r}; it is navigating")
+        return await real(page, **kwargs)
+
+    env.reset(seed=0)
+    monkeypatch.setattr(env_module, "observe", navigating_once)
+    obs, _, _, _, _ = env.step("noop(0)")
+    assert len(calls) == 2 and obs["axtree_txt"]
+
+
+def test_a_page_that_never_stops_navigating_is_an_error_after_a_few_tries(env, monkeypatch):
+    from officegym.harness import env as env_module
+
+    calls = []
+
+    async def always_navigating(page, **kwargs):
+        calls.append(page.url)
+        raise env_module.ObservationError(f"cannot observe {page.url!r}; it is navigating")
+
+    env.reset(seed=0)
+    monkeypatch.setattr(env_module, "observe", always_navigating)
+    with pytest.raises(env_module.ObservationError):
+        env.step("noop(0)")
+    assert len(calls) == env_module.OBSERVE_TRIES
