@@ -9,7 +9,7 @@ PORT ?= 8000
 SEED ?= 0
 SCALE ?= small
 
-.PHONY: run test check lint format bench browser install clean
+.PHONY: run test check lint format bench soak browser install clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -45,9 +45,11 @@ test: install lint
 	$(BIN)/python -m pytest -n auto
 
 # The full quality gate: every task template on instance seeds 0-4, one process per core,
-# recorded in gate-results/ (make test re-proves changed templates on seed 0).
+# recorded in gate-results/ (make test re-proves changed templates on seed 0), then the
+# reliability suite at full depth (make test runs it at a bounded depth).
 check: install
 	$(BIN)/officegym check --seeds 5 --jobs $$(nproc) --results gate-results --json out/gate.json
+	OFFICEGYM_RELIABILITY=full $(BIN)/python -m pytest tests/reliability -n auto
 
 bench: install
 	$(BIN)/python bench/world.py
@@ -56,6 +58,10 @@ bench: install
 	$(BIN)/python bench/sheets.py
 	$(BIN)/python bench/booking.py
 	$(BIN)/python bench/harness.py
+
+# 1,000 episodes through one env pool: memory, files, threads and processes every 100.
+soak: install
+	$(BIN)/python bench/soak.py --episodes 1000 --json out/soak.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache
