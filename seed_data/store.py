@@ -232,14 +232,15 @@ class WorldStore:
         return True
 
     def turns(self, world_id: str) -> Turns:
-        """The world's writers' queue: in-process writers (this store's resets and restores, a
-        server's write requests) hold it for their transaction, oldest first (see `turns`)."""
+        """The world's writers' queue: in-process writers hold it for their transaction, a
+        server's write requests oldest first, this store's resets and restores ahead of them
+        (see `turns`)."""
         with self._lock:
             return self._turns.setdefault(world_id, Turns())
 
     def reset(self, world_id: str) -> int:
         """Put the world back to its golden state; returns how many rows were restored."""
-        with self._conn(world_id) as conn, _bulk_copy(conn), self.turns(world_id):
+        with self._conn(world_id) as conn, _bulk_copy(conn), self.turns(world_id).first():
             conn.execute("BEGIN IMMEDIATE")
             try:
                 tables = changelog.logged_tables(conn)
@@ -281,7 +282,7 @@ class WorldStore:
 
     def restore(self, world_id: str, snap: Snapshot) -> None:
         """Put the world in the state `snap` captured (from this world or one of the same base)."""
-        with self._conn(world_id) as conn, _bulk_copy(conn), self.turns(world_id):
+        with self._conn(world_id) as conn, _bulk_copy(conn), self.turns(world_id).first():
             base = changelog.base_of(conn)
             if base != snap.base:
                 raise WorldStoreError(

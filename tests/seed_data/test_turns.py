@@ -63,3 +63,32 @@ def test_a_waiter_interrupted_in_line_gives_its_turn_away():
     later.join(10)
     assert not later.is_alive()
     assert turns.waiting() == 0
+
+
+def test_a_first_waiter_goes_ahead_of_the_queue_but_after_the_holder():
+    turns = Turns()
+    order: list[str] = []
+    turns.acquire()
+    queued = [
+        threading.Thread(
+            target=lambda n=n: (turns.acquire(), order.append(f"w{n}"), turns.release())
+        )
+        for n in range(3)
+    ]
+    for n, thread in enumerate(queued):
+        thread.start()
+        _wait_until(lambda n=n: turns.waiting() == n + 2)
+
+    def reset():
+        with turns.first():
+            order.append("reset")
+
+    urgent = threading.Thread(target=reset)
+    urgent.start()
+    _wait_until(lambda: turns.waiting() == 5)
+    order.append("holder")
+    turns.release()
+    for thread in [urgent, *queued]:
+        thread.join(10)
+    assert order == ["holder", "reset", "w0", "w1", "w2"]
+    assert turns.waiting() == 0
