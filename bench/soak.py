@@ -366,24 +366,31 @@ def soak(args: argparse.Namespace, console: Console) -> dict:
             tally.episodes += 1
             tally.steps += result.steps
             tally.action_errors += result.action_errors
-            if tally.episodes % args.every == 0 or tally.episodes == args.episodes:
-                point = {
-                    "episodes": tally.episodes,
-                    "elapsed_s": round(time.monotonic() - clock, 1),
-                    **sample(worlds, temp),
-                }
-                checkpoints.append(point)
-                console.print(f"{tally.episodes:>6} episodes  {_brief(point)}")
-                if args.types:
-                    kinds = type_counts()
-                    if not type_marks or tally.episodes <= args.warmup:
-                        type_marks[:] = [kinds, kinds]
-                    type_marks[1] = kinds
+
+        def checkpoint() -> None:
+            point = {
+                "episodes": tally.episodes,
+                "elapsed_s": round(time.monotonic() - clock, 1),
+                **sample(worlds, temp),
+            }
+            checkpoints.append(point)
+            console.print(f"{tally.episodes:>6} episodes  {_brief(point)}")
+            if args.types:
+                kinds = type_counts()
+                if not type_marks or tally.episodes <= args.warmup:
+                    type_marks[:] = [kinds, kinds]
+                type_marks[1] = kinds
 
         pool = EnvPool(mix, args.envs, home=home, observation={"axtree": True, "dom": False})
         try:
             try:
-                pool.run(agent, args.episodes, on_result=on_result)
+                # The pool plays `--every` episodes at a time and is measured in between, when
+                # no episode is in flight: every env then holds one finished episode, so the
+                # checkpoints compare like with like.
+                for first in range(0, args.episodes, args.every):
+                    count = min(args.every, args.episodes - first)
+                    pool.run(agent, count, seed=first, on_result=on_result)
+                    checkpoint()
             except Exception as error:  # noqa: BLE001 - reported as a missed goal
                 failure = f"{type(error).__name__}: {str(error).splitlines()[0]}"
                 console.print(f"the run stopped after {tally.episodes} episodes: {failure}")
