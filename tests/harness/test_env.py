@@ -239,3 +239,10 @@ def test_a_page_that_never_stops_navigating_is_an_error_after_a_few_tries(env, m
     with pytest.raises(env_module.ObservationError):
         env.step("noop(0)")
     assert len(calls) == env_module.OBSERVE_TRIES
+
+
+def test_only_the_current_episodes_scratch_folder_is_kept(env):
+    for seed in range(3):
+        env.reset(seed=seed)
+    scratch = env._core._scratch
+    assert sorted(p.name for p in scratch.iterdir() if p.name != "spare") == ["00003"]
