@@ -9,7 +9,8 @@ PORT ?= 8000
 SEED ?= 0
 SCALE ?= small
 
-.PHONY: run test check lint format bench soak browser install clean
+.PHONY: run test check lint format bench soak browser install clean integrations-venv \
+	integrations-wheel
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -41,8 +42,43 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-test: install lint
+test: install lint integrations-venv
 	$(BIN)/python -m pytest -n auto
+	cd $(IVENV) && OFFICEGYM_REQUIRE_BROWSERGYM=1 bin/python -P -m pytest -m browsergym \
+		--rootdir=.. --import-mode=importlib -p no:cacheprovider ../tests/officegym/integrations
+
+# The integrations venv: BrowserGym pins Playwright 1.44, so its tests run beside the main venv,
+# against this tree's wheel as a user installs it (not editable). Dependencies install once
+# (again when pyproject.toml changes); the wheel is rebuilt and re-installed on every run. The
+# tests run from inside the venv folder, with -P and importlib imports, so that the repository
+# root (whose officegym/ folder is only part of the package) is never on sys.path.
+IVENV := .venv-integrations
+IPY := $(IVENV)/bin/python
+IWHEEL := $(IVENV)/wheel
+ISOURCE := $(IVENV)/source
+ISTAMP := $(IVENV)/.installed
+PACKAGE_FILES := setup.py pyproject.toml README.md officegym officegym_verifiers.py apps harness seed_data \
+	tasks
+
+$(IPY):
+	$(PY) -m venv $(IVENV)
+	echo '*' > $(IVENV)/.gitignore
+	$(IPY) -m pip install --quiet --upgrade pip 'setuptools>=77'
+
+$(ISTAMP): pyproject.toml $(IPY) | integrations-wheel
+	$(IPY) -m pip install --quiet "$$(ls $(IWHEEL)/officegym-*.whl)[browsergym]" pytest pytest-xdist
+	touch $(ISTAMP)
+
+# The wheel is built from a copy of the package's files: setuptools' build/ folder in the tree
+# would carry modules deleted since into it.
+integrations-wheel: $(IPY)
+	rm -rf $(ISOURCE) $(IWHEEL) && mkdir -p $(ISOURCE)
+	tar -cf - --exclude=__pycache__ $(PACKAGE_FILES) | tar -xf - -C $(ISOURCE)
+	$(IPY) -m pip wheel --quiet --no-deps --no-build-isolation -w $(IWHEEL) $(ISOURCE)
+	rm -rf $(ISOURCE)
+
+integrations-venv: integrations-wheel $(ISTAMP)
+	$(IPY) -m pip install --quiet --no-deps --force-reinstall $(IWHEEL)/officegym-*.whl
 
 # The full quality gate: every task template on instance seeds 0-4, one process per core,
 # recorded in gate-results/ (make test re-proves changed templates on seed 0), then the
@@ -64,4 +100,4 @@ soak: install
 	$(BIN)/python bench/soak.py --episodes 1000 --json out/soak.json
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) $(IVENV) .pytest_cache

@@ -7,7 +7,7 @@ manual, `PageActions`, the session, the environment, the gate and the SFT export
 `SPECS`; an env or MCP server can publish `spec.to_json()`.
 
     >>> SPECS["fill"].signature(typed=True)
-    'fill(bid: str, value: str)'
+    'fill(bid: str, value: str, enable_autocomplete_menu: bool = False)'
     >>> ending_actions()
     ('send_msg_to_user', 'report_infeasible')
 """
@@ -21,6 +21,8 @@ import math
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
+
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from officegym.tasks.answer import CONTRACT
 
@@ -159,6 +161,12 @@ def _modifiers(action: str, param: str, value: Any) -> tuple[str, ...]:
     return tuple(str(item) for item in value)
 
 
+def _flag(action: str, param: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _type_error(action, param, "True or False", value)
+    return value
+
+
 def _text_or_list(action: str, param: str, value: Any) -> str | tuple[str, ...]:
     if isinstance(value, str):
         return _text(action, param, value)
@@ -196,6 +204,7 @@ TEXTS = ParamType(
     _text_or_list,
 )
 NUMBER = ParamType("float", {"type": "number"}, _number)
+FLAG = ParamType("bool", {"type": "boolean"}, _flag)
 WAIT_MS = ParamType("float", {"type": "number", "minimum": 0, "maximum": MAX_WAIT_MS}, _wait_ms)
 INDEX = ParamType("int", {"type": "integer", "minimum": 0}, _index)
 BUTTON = ParamType(f"Literal[{_choices(BUTTONS)}]", {"enum": list(BUTTONS)}, _button)
@@ -338,8 +347,18 @@ async def _hover(session: BrowserSession, bid: str) -> None:
     await (await session.element(bid, enabled=False)).hover()
 
 
-async def _fill(session: BrowserSession, bid: str, value: str) -> None:
-    await (await session.element(bid)).fill(value)
+async def _fill(session: BrowserSession, bid: str, value: str, enable_autocomplete_menu: bool):
+    element = await session.element(bid)
+    if not enable_autocomplete_menu:
+        await element.fill(value)
+        return
+    # As BrowserGym does: fill all but the last character, then type that one as a key press,
+    # so that pages which open a suggestion menu on keyboard input open it.
+    await element.clear()
+    if len(value) > 1:
+        await element.fill(value[:-1])
+    if value:
+        await element.press_sequentially(value[-1])
 
 
 async def _clear(session: BrowserSession, bid: str) -> None:
@@ -371,15 +390,64 @@ async def _scroll(session: BrowserSession, delta_x: float, delta_y: float) -> No
     await session.page.mouse.wheel(delta_x, delta_y)
 
 
+async def _scroll_at(session: BrowserSession, x: float, y: float, dx: float, dy: float) -> None:
+    await session.page.mouse.move(x, y)
+    await session.page.mouse.wheel(dx, dy)
+
+
 async def _drag_and_drop(session: BrowserSession, from_bid: str, to_bid: str) -> None:
     source = await session.element(from_bid)
     target = await session.element(to_bid, enabled=False)
     await source.drag_to(target)
 
 
+# The element a file is set on, as Playwright's setInputFiles retargets: the element itself,
+# or the control of the <label> around it. True when that is an <input type=file>.
+_TAKES_FILES_JS = """el => {
+    const plain = el.matches('input, textarea, select') || el.isContentEditable;
+    const target = plain ? el : (el.closest('label')?.control || el);
+    return target instanceof HTMLInputElement && target.type === 'file';
+}"""
+
+
+async def _choose_files(
+    session: BrowserSession,
+    name: str,
+    where: str,
+    click: Callable[[], Awaitable[Any]],
+    paths: list[str],
+) -> None:
+    """Click, wait for the file chooser the click opens, and give it `paths`."""
+    page = session.page
+    try:
+        async with page.expect_file_chooser() as chooser:
+            await click()
+        await (await chooser.value).set_files(paths)
+    except PlaywrightTimeout:
+        raise ActionFailed(
+            f"{name}: no file chooser opened after clicking {where}; "
+            "click a file input or the button that opens one"
+        ) from None
+
+
 async def _upload_file(session: BrowserSession, bid: str, file: str | tuple[str, ...]) -> None:
     paths = session.sandbox.upload_paths([file] if isinstance(file, str) else list(file))
-    await (await session.element(bid)).set_input_files(paths)
+    element = await session.element(bid)
+    if await element.evaluate(_TAKES_FILES_JS):
+        await element.set_input_files(paths)
+    else:
+        # Like BrowserGym: a button or link that opens a file chooser when clicked.
+        await _choose_files(session, "upload_file", f"element {bid!r}", element.click, paths)
+
+
+async def _mouse_upload_file(
+    session: BrowserSession, x: float, y: float, file: str | tuple[str, ...]
+) -> None:
+    paths = session.sandbox.upload_paths([file] if isinstance(file, str) else list(file))
+    mouse = session.page.mouse
+    await _choose_files(
+        session, "mouse_upload_file", f"({x}, {y})", lambda: mouse.click(x, y), paths
+    )
 
 
 async def _goto(session: BrowserSession, url: str) -> None:
@@ -433,12 +501,34 @@ async def _mouse_up(session: BrowserSession, x: float, y: float, button: str) ->
     await session.page.mouse.up(button=button)
 
 
+async def _mouse_drag_and_drop(
+    session: BrowserSession, from_x: float, from_y: float, to_x: float, to_y: float
+) -> None:
+    mouse = session.page.mouse
+    await mouse.move(from_x, from_y)
+    await mouse.down()
+    await mouse.move(to_x, to_y)
+    await mouse.up()
+
+
 async def _keyboard_type(session: BrowserSession, text: str) -> None:
     await session.page.keyboard.type(text)
 
 
+async def _keyboard_insert_text(session: BrowserSession, text: str) -> None:
+    await session.page.keyboard.insert_text(text)
+
+
 async def _keyboard_press(session: BrowserSession, key: str) -> None:
     await session.page.keyboard.press(key)
+
+
+async def _keyboard_down(session: BrowserSession, key: str) -> None:
+    await session.page.keyboard.down(key)
+
+
+async def _keyboard_up(session: BrowserSession, key: str) -> None:
+    await session.page.keyboard.up(key)
 
 
 async def _send_msg_to_user(session: BrowserSession, text: str) -> None:
@@ -480,8 +570,10 @@ _ALL = (
     ),
     ActionSpec(
         "fill",
-        (Param("bid", BID), Param("value", TEXT)),
-        "Replace the text of an input, textarea or editable element.",
+        (Param("bid", BID), Param("value", TEXT), Param("enable_autocomplete_menu", FLAG, False)),
+        "Replace the text of an input, textarea or editable element; with "
+        "enable_autocomplete_menu=True the last character is typed as a key press, so a "
+        "suggestion menu opens.",
         'fill("7", "Quarterly review")',
         _fill,
     ),
@@ -523,6 +615,13 @@ _ALL = (
         _scroll,
     ),
     ActionSpec(
+        "scroll_at",
+        (*_XY, Param("dx", NUMBER), Param("dy", NUMBER)),
+        "Move the mouse to viewport coordinates and scroll there by pixels (dx, dy).",
+        "scroll_at(420, 300, 0, 300)",
+        _scroll_at,
+    ),
+    ActionSpec(
         "drag_and_drop",
         (Param("from_bid", BID), Param("to_bid", BID)),
         "Drag one element and drop it on another.",
@@ -532,7 +631,8 @@ _ALL = (
     ActionSpec(
         "upload_file",
         (Param("bid", BID), Param("file", TEXTS)),
-        "Set the file(s) of a file input by path; a list sets several.",
+        "Set the file(s) of a file input, or of the file chooser an element opens when "
+        "clicked, by path; a list sets several.",
         'upload_file("18", "report.pdf")',
         _upload_file,
     ),
@@ -594,6 +694,25 @@ _ALL = (
         _mouse_up,
     ),
     ActionSpec(
+        "mouse_drag_and_drop",
+        (
+            Param("from_x", NUMBER),
+            Param("from_y", NUMBER),
+            Param("to_x", NUMBER),
+            Param("to_y", NUMBER),
+        ),
+        "Press the left mouse button at one point, move to another and release it there.",
+        "mouse_drag_and_drop(420, 300, 520, 300)",
+        _mouse_drag_and_drop,
+    ),
+    ActionSpec(
+        "mouse_upload_file",
+        (*_XY, Param("file", TEXTS)),
+        "Click at viewport coordinates where a file chooser opens and give it the file(s).",
+        'mouse_upload_file(420, 300, "report.pdf")',
+        _mouse_upload_file,
+    ),
+    ActionSpec(
         "keyboard_type",
         (Param("text", TEXT),),
         "Type text into the focused element, key by key.",
@@ -601,11 +720,32 @@ _ALL = (
         _keyboard_type,
     ),
     ActionSpec(
+        "keyboard_insert_text",
+        (Param("text", TEXT),),
+        "Insert text into the focused element at once (an input event, no key events).",
+        'keyboard_insert_text("Hello")',
+        _keyboard_insert_text,
+    ),
+    ActionSpec(
         "keyboard_press",
         (Param("key", TEXT),),
         "Press a key or combination on the focused element (Enter, Control+a).",
         'keyboard_press("Enter")',
         _keyboard_press,
+    ),
+    ActionSpec(
+        "keyboard_down",
+        (Param("key", TEXT),),
+        "Press and hold a key (Shift, Control, a) until keyboard_up releases it.",
+        'keyboard_down("Shift")',
+        _keyboard_down,
+    ),
+    ActionSpec(
+        "keyboard_up",
+        (Param("key", TEXT),),
+        "Release a key held with keyboard_down.",
+        'keyboard_up("Shift")',
+        _keyboard_up,
     ),
     ActionSpec(
         "send_msg_to_user",

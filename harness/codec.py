@@ -1,8 +1,9 @@
 """The JSON codec of observations: `encode(obs)` for files and the wire, `decode` back.
 
-Text stays text, tab lists become JSON lists, the 0-d arrays become numbers, and images become
-base64 PNG strings; `decode(encode(obs))` gives the same observation, screenshots byte for
-byte. Recordings, reports, the SFT export and servers all read and write observations here.
+Text stays text, tab lists, the goal and the chat become JSON lists, the one-element arrays
+(`active_page_index`, `elapsed_time`) become numbers, BrowserGym's page objects stay the JSON
+they came as, and images become base64 PNG strings; `decode(encode(obs))` gives the same
+observation, screenshots byte for byte. Recordings, reports, the SFT export and servers all read and write observations here.
 
     >>> data = encode(obs)                 # json.dumps(data) works
     >>> decode(data)["screenshot"].shape   # (720, 1280, 3), uint8
@@ -59,8 +60,16 @@ def _field(key: str):
     return field
 
 
-def encode(obs: Mapping[str, Any], *, images: bool = True) -> dict[str, Any]:
-    """`obs` as a JSON-serialisable dict (images as base64 PNG; left out unless `images`)."""
+def _number(key: str, value: Any) -> int | float:
+    array = np.asarray(value)
+    if array.size != 1:
+        raise CodecError(f"{key!r} must hold one number, got shape {array.shape}")
+    return array.item()
+
+
+def encode(obs: Mapping[str, Any], *, images: bool = True, objects: bool = True) -> dict[str, Any]:
+    """`obs` as a JSON-serialisable dict (images as base64 PNG; images and BrowserGym's page
+    objects are left out unless `images` and `objects`)."""
     data: dict[str, Any] = {}
     for key, value in obs.items():
         kind = _field(key).kind
@@ -69,10 +78,15 @@ def encode(obs: Mapping[str, Any], *, images: bool = True) -> dict[str, Any]:
                 data[key] = base64.b64encode(png_bytes(value)).decode("ascii")
         elif kind == "texts":
             data[key] = [str(item) for item in value]
+        elif kind in ("goal", "chat"):
+            data[key] = [dict(item) for item in value]
         elif kind == "index":
-            data[key] = int(value)
+            data[key] = int(_number(key, value))
         elif kind == "seconds":
-            data[key] = float(value)
+            data[key] = float(_number(key, value))
+        elif kind == "object":
+            if objects and value is not None:
+                data[key] = value
         else:
             data[key] = value
     return data
@@ -80,7 +94,7 @@ def encode(obs: Mapping[str, Any], *, images: bool = True) -> dict[str, Any]:
 
 def decode(data: Mapping[str, Any]) -> Observation:
     """The observation `encode` wrote (any subset of the keys): lists back to tuples, numbers
-    back to 0-d arrays and images back to H×W×3 uint8 arrays."""
+    back to one-element arrays and images back to H×W×3 uint8 arrays."""
     obs: dict[str, Any] = {}
     for key, value in data.items():
         kind = _field(key).kind
@@ -92,10 +106,12 @@ def decode(data: Mapping[str, Any]) -> Observation:
             obs[key] = png_array(png)
         elif kind == "texts":
             obs[key] = tuple(value)
+        elif kind in ("goal", "chat"):
+            obs[key] = tuple(dict(item) for item in value)
         elif kind == "index":
-            obs[key] = np.array(value, dtype=np.int64)
+            obs[key] = np.array([_number(key, value)], dtype=np.int64)
         elif kind == "seconds":
-            obs[key] = np.array(value, dtype=np.float64)
+            obs[key] = np.array([_number(key, value)], dtype=np.float64)
         else:
             obs[key] = value
     return obs  # type: ignore[return-value]

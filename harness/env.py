@@ -37,7 +37,7 @@ from .observation import Observation, assemble
 from .observe import AXNode, ObservationError, PageObservation, observe
 from .page_actions import PageActions
 from .recording import Recorder
-from .runtime import Runtime, RuntimeOptions, acquire_runtime, release_runtime
+from .runtime import Runtime, RuntimeOptions, SharedRuntime, acquire_runtime, release_runtime
 from .sandbox import Sandbox
 from .session import BrowserSession, SessionOptions
 from .spaces import ObservationOptions, Unicode, observation_space
@@ -461,6 +461,7 @@ class AsyncEnv:
                     dom=self.parts.dom or self._recorder is not None,
                     screenshot=screenshot,
                     som=self.parts.som,
+                    objects=self.parts.objects,
                 )
                 break
             except ObservationError:
@@ -480,6 +481,9 @@ class AsyncEnv:
             last_action=self.last_action,
             last_action_error=self.last_error,
             started=None if self.steps == 0 else self._started,
+            world_time=self._world_now.timestamp() if self._world_now else 0.0,
+            answer=self.answer,
+            infeasible=self.infeasible,
         )
 
     # ---- recording ---------------------------------------------------------------------
@@ -598,8 +602,12 @@ class Env(gymnasium.Env):
     | `dom_txt` | pruned HTML of the page; every element carries its `bid` attribute |
     | `screenshot`, `som_screenshot` | H×W×3 uint8 (only when asked for) |
     | `focused_element_bid`, `last_action`, `last_action_error`, `elapsed_time` (seconds) | |
+    | `goal_object`, `chat_messages` | the goal as BrowserGym's message list, and the chat so far |
+    | `axtree_object`, `dom_object`, `extra_element_properties` | BrowserGym's CDP objects, with
+      our bids (only when asked for: `objects`) |
 
-    Choose the parts with `observation={"axtree": True, "dom": False, "screenshot": True}`;
+    `active_page_index` and `elapsed_time` have shape (1,), as in BrowserGym. Choose the parts
+    with `observation={"axtree": True, "dom": False, "screenshot": True, "objects": True}`;
     parts left out are not computed. Element ids are stable for an identical page. The type
     is `observation.Observation`; `codec.encode(obs)` makes it JSON (screenshots as base64
     PNG) and `codec.decode` gives it back.
@@ -656,22 +664,21 @@ class Env(gymnasium.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
-        options = RuntimeOptions(home=home, server=server, headless=headless)
-        self._shared = acquire_runtime(options)
-        try:
-            self._core = AsyncEnv(
-                task,
-                self._shared.runtime,
-                observation=observation,
-                session=session,
-                max_steps=max_steps,
-                reward=reward,
-                record=record,
-                record_screenshots=record_screenshots,
-            )
-        except BaseException:
-            release_runtime(self._shared)
-            raise
+        # The browser, driver and server start at the first reset, not here: vector envs build
+        # one env in the parent process only to read its spaces, and a process that forks
+        # workers must not have started Playwright (see `registration`).
+        self._runtime_options = RuntimeOptions(home=home, server=server, headless=headless)
+        self._shared: SharedRuntime | None = None
+        self._core = AsyncEnv(
+            task,
+            Runtime(self._runtime_options),
+            observation=observation,
+            session=session,
+            max_steps=max_steps,
+            reward=reward,
+            record=record,
+            record_screenshots=record_screenshots,
+        )
         self.observation_space = self._core.observation_space
         self.action_space = self._core.action_space
         self.actions = PageActions(self._step_for_actions, lambda: self._core.nodes)
@@ -726,25 +733,36 @@ class Env(gymnasium.Env):
 
     @property
     def server_url(self) -> str:
-        return self._shared.runtime.url
+        return self._runtime().runtime.url
 
     @property
     def store(self):
-        return self._shared.runtime.store
+        return self._core.runtime.store
+
+    def _runtime(self) -> SharedRuntime:
+        """The process's shared runtime, acquired (and started) on first use."""
+        if self._shared is None:
+            self._shared = acquire_runtime(self._runtime_options)
+            self._core.runtime = self._shared.runtime
+        return self._shared
 
     def _run(self, coro):
         if self._closed:
             coro.close()
             raise EpisodeOver("the environment is closed")
-        return self._shared.run(coro)
+        return self._runtime().run(coro)
 
     def close(self) -> None:
         if self._closed:
             return
+        self._closed = True
+        if self._shared is None:
+            # Never reset: no world, context or browser exists, only the scratch folder.
+            shutil.rmtree(self._core._scratch, ignore_errors=True)
+            return
         try:
             self._shared.run(self._core.close())
         finally:
-            self._closed = True
             release_runtime(self._shared)
 
 

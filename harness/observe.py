@@ -76,8 +76,12 @@ class PageObservation:
     viewport; `screenshot_png` is the encoded screenshot (for recordings). Parts that were not
     asked for are empty (`""`, `()`, `None`). `timings_ms` has one entry per phase that ran:
     `fetch` (marking, page script, AX tree, DOM snapshot and screenshot, concurrently),
-    `axtree` (pruning and formatting), `images` (decoding, set-of-marks). The phases are
-    sequential, so their sum is the observation's wall time.
+    `axtree` (pruning and formatting), `objects` (BrowserGym's objects), `images` (decoding,
+    set-of-marks). The phases are sequential, so their sum is the observation's wall time.
+
+    `axtree_object`, `dom_object` and `extra_element_properties` are BrowserGym's raw page
+    objects (see `axtree_object`, `dom_object`, `extra_element_properties`), None unless asked
+    for.
     """
 
     axtree_txt: str = ""
@@ -87,6 +91,9 @@ class PageObservation:
     screenshot: np.ndarray | None = field(default=None, repr=False)
     som_screenshot: np.ndarray | None = field(default=None, repr=False)
     screenshot_png: bytes | None = field(default=None, repr=False)
+    axtree_object: dict[str, Any] | None = field(default=None, repr=False)
+    dom_object: dict[str, Any] | None = field(default=None, repr=False)
+    extra_element_properties: dict[str, dict[str, Any]] | None = field(default=None, repr=False)
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -209,7 +216,7 @@ _PAGE_SCRIPT = r"""
   }
 
   let boxes = null;
-  if (opts.som) {
+  if (opts.som || opts.objects) {
     const W = window.innerWidth, H = window.innerHeight;
     const TAGS = new Set(["a", "button", "input", "select", "textarea", "summary"]);
     const ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem",
@@ -244,7 +251,33 @@ _PAGE_SCRIPT = r"""
       boxes.push([el.getAttribute("bid"), r.left, r.top, r.width, r.height]);
     }
   }
-  return {focused, dom, boxes, fresh, width: window.innerWidth};
+  const result = {focused, dom, boxes, fresh, width: window.innerWidth, visibility: null};
+  if (!opts.objects) return result;
+  // BrowserGym's visibility: the fraction of each element inside the viewport (and the
+  // clips of its scrolling ancestors), as an IntersectionObserver reports it on its first call.
+  return new Promise((resolve) => {
+    const visibility = {};
+    const pending = new Set(elements);
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      observer.disconnect();
+      result.visibility = visibility;
+      resolve(result);
+    };
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        visibility[entry.target.getAttribute("bid")] =
+          Math.round(entry.intersectionRatio * 100) / 100;
+        pending.delete(entry.target);
+      }
+      if (pending.size === 0) finish();
+    }, {threshold: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]});
+    for (const el of elements) observer.observe(el);
+    if (pending.size === 0) finish();
+    setTimeout(finish, opts.visibilityTimeoutMs);
+  });
 }
 """
 
@@ -261,11 +294,20 @@ async def mark_elements(page: Page) -> None:
     await _run_page_script(page, dom=False, som=False)
 
 
-async def _run_page_script(page: Page, *, dom: bool, som: bool) -> dict[str, Any]:
+# Elements the IntersectionObserver has not reported by then count as invisible (BrowserGym
+# waits as long).
+VISIBILITY_TIMEOUT_MS = 1000
+
+
+async def _run_page_script(
+    page: Page, *, dom: bool, som: bool, objects: bool = False
+) -> dict[str, Any]:
     if page.is_closed():
         raise ObservationError("cannot observe the page: it is closed")
+    options = {"dom": dom, "som": som, "objects": objects}
+    options["visibilityTimeoutMs"] = VISIBILITY_TIMEOUT_MS
     try:
-        return await page.evaluate(_PAGE_SCRIPT, {"dom": dom, "som": som})
+        return await page.evaluate(_PAGE_SCRIPT, options)
     except PlaywrightError as error:
         raise _observation_error(page, error) from error
 
@@ -440,6 +482,122 @@ def _bids_by_backend_id(snapshot: dict[str, Any]) -> tuple[int | None, dict[int,
     return backend_ids[0] if backend_ids else None, bids
 
 
+# -- BrowserGym's page objects ---------------------------------------------------------------
+
+# What BrowserGym's `extract_dom_snapshot` asks Chromium for.
+SNAPSHOT_PARAMS = {"computedStyles": [], "includeDOMRects": True, "includePaintOrder": True}
+
+
+def axtree_object(ax_nodes: list[dict[str, Any]], bids: dict[int, str]) -> dict[str, Any]:
+    """BrowserGym's `axtree_object`: the CDP `Accessibility.getFullAXTree` nodes, each node of
+    an element with a bid carrying it as `browsergym_id` (updates `ax_nodes` in place)."""
+    for node in ax_nodes:
+        bid = bids.get(node.get("backendDOMNodeId", -1))
+        if bid is not None:
+            node["browsergym_id"] = bid
+    return {"nodes": ax_nodes}
+
+
+def _string_id(strings: list[str], index: dict[str, int], text: str) -> int:
+    found = index.get(text)
+    if found is None:
+        found = index[text] = len(strings)
+        strings.append(text)
+    return found
+
+
+def dom_object(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """BrowserGym's `dom_object`: the CDP `DOMSnapshot.captureSnapshot` result, with each
+    text field's current value and each checkbox's and radio's current state written into its
+    `value` and `checked` attributes, as BrowserGym's marking writes them into the page
+    (passwords masked, as in `dom_txt`). Updates `snapshot` in place."""
+    strings: list[str] = snapshot["strings"]
+    index = {text: i for i, text in reversed(list(enumerate(strings)))}
+    value_key = _string_id(strings, index, "value")
+    checked_key = _string_id(strings, index, "checked")
+    empty = _string_id(strings, index, "")
+    type_key = index.get("type", -2)
+    for document in snapshot["documents"]:
+        nodes = document["nodes"]
+        attributes: list[list[int]] = nodes["attributes"]
+        types = {}
+        for node, attrs in enumerate(attributes):
+            for i in range(0, len(attrs), 2):
+                if attrs[i] == type_key:
+                    types[node] = strings[attrs[i + 1]].lower()
+        for rare in ("inputValue", "textValue"):  # inputs' and textareas' current values
+            values = nodes.get(rare, {"index": [], "value": []})
+            for node, value in zip(values["index"], values["value"], strict=False):
+                if value >= 0 and types.get(node) == "password":
+                    value = _string_id(strings, index, "•" * len(strings[value]))
+                _set_attribute(attributes[node], value_key, empty if value < 0 else value)
+        checked = set(nodes.get("inputChecked", {"index": []})["index"])
+        for node, kind in types.items():
+            if kind in ("checkbox", "radio"):
+                _set_attribute(attributes[node], checked_key, empty if node in checked else None)
+    return snapshot
+
+
+def _set_attribute(attrs: list[int], key: int, value: int | None) -> None:
+    """Set (or with None remove) one attribute of a snapshot node's flat name/value list."""
+    for i in range(0, len(attrs), 2):
+        if attrs[i] == key:
+            if value is None:
+                del attrs[i : i + 2]
+            else:
+                attrs[i + 1] = value
+            return
+    if value is not None:
+        attrs.extend((key, value))
+
+
+def extra_element_properties(
+    snapshot: dict[str, Any], visibility: dict[str, float], marks: set[str]
+) -> dict[str, dict[str, Any]]:
+    """BrowserGym's `extra_element_properties`, bid -> `{"visibility", "bbox", "clickable",
+    "set_of_marks"}`: the fraction of the element in view, its `[x, y, width, height]` in
+    viewport CSS pixels (None when not rendered), whether Chromium finds it clickable, and
+    whether it is one of the elements `som_screenshot` numbers (`marks`)."""
+    strings: list[str] = snapshot["strings"]
+    try:
+        bid_key = strings.index(BID_ATTRIBUTE)
+    except ValueError:
+        return {}
+    documents = snapshot["documents"]
+    # Each document's offset in the top viewport, found walking down from the top document.
+    offsets: dict[int, tuple[float, float]] = {}
+    stack: list[tuple[int, float, float]] = [(0, 0.0, 0.0)] if documents else []
+    properties: dict[str, dict[str, Any]] = {}
+    while stack:
+        doc, parent_x, parent_y = stack.pop()
+        document = documents[doc]
+        x, y = parent_x - document["scrollOffsetX"], parent_y - document["scrollOffsetY"]
+        offsets[doc] = (x, y)
+        nodes, layout = document["nodes"], document["layout"]
+        boxes: dict[int, list[float] | None] = {}
+        for node, bounds, rects in zip(
+            layout["nodeIndex"], layout["bounds"], layout["clientRects"], strict=False
+        ):
+            boxes[node] = [bounds[0] + x, bounds[1] + y, bounds[2], bounds[3]] if rects else None
+        frames = nodes.get("contentDocumentIndex", {"index": [], "value": []})
+        for node, child in zip(frames["index"], frames["value"], strict=False):
+            box = boxes.get(node)
+            stack.append((child, box[0], box[1]) if box else (child, 0.0, 0.0))
+        clickable = set(nodes["isClickable"]["index"])
+        for node, attrs in enumerate(nodes["attributes"]):
+            for i in range(0, len(attrs), 2):
+                if attrs[i] == bid_key:
+                    bid = strings[attrs[i + 1]]
+                    properties[bid] = {
+                        "visibility": float(visibility.get(bid, 0.0)),
+                        "bbox": boxes.get(node),
+                        "clickable": node in clickable,
+                        "set_of_marks": bid in marks,
+                    }
+                    break
+    return properties
+
+
 # -- screenshots ------------------------------------------------------------------------------
 
 _PALETTE = (
@@ -494,18 +652,22 @@ async def observe(
     dom: bool = True,
     screenshot: bool = False,
     som: bool = False,
+    objects: bool = False,
     cdp: CDPSession | None = None,
 ) -> PageObservation:
     """Mark the page's elements and observe it; parts not asked for are not computed.
 
     One page script marks elements and (for `dom`) serializes the pruned DOM, then a DOM
     snapshot reads the bids back; the accessibility tree and the screenshot are fetched at the
-    same time. `cdp` is the page's DevTools session (default: one cached per page). Raises
-    `ObservationError` if the page is closed or navigates meanwhile.
+    same time. `objects` adds BrowserGym's `axtree_object`, `dom_object` and
+    `extra_element_properties`, built from the same tree and a snapshot with layout (taken at
+    every observation then). `cdp` is the page's DevTools session (default: one cached per
+    page). Raises `ObservationError` if the page is closed or navigates meanwhile.
     """
     timings: dict[str, float] = {}
     clock = time.perf_counter()
     session = None
+    axtree = axtree or objects
     if axtree:
         if page.is_closed():
             raise ObservationError("cannot observe the page: it is closed")
@@ -517,13 +679,14 @@ async def observe(
     cached = _known_bids.get(page)
 
     async def mark_then_snapshot() -> tuple[dict[str, Any], Any]:
-        data = await _run_page_script(page, dom=dom, som=som)
-        if session is None or (data["fresh"] == 0 and cached is not None):
+        data = await _run_page_script(page, dom=dom, som=som, objects=objects)
+        if session is None or (data["fresh"] == 0 and cached is not None and not objects):
             # No element got a new bid since the last snapshot of this document: every bid
             # the tree can refer to is known already (checked against the document below).
             return data, None
         # The snapshot must follow the marking: it is where the AX nodes' bids are read.
-        return data, await _cdp_send(session, "DOMSnapshot.captureSnapshot", {"computedStyles": []})
+        params = SNAPSHOT_PARAMS if objects else {"computedStyles": []}
+        return data, await _cdp_send(session, "DOMSnapshot.captureSnapshot", params)
 
     jobs: list[Awaitable[Any]] = [mark_then_snapshot()]
     if session is not None:
@@ -542,6 +705,7 @@ async def observe(
 
     nodes: tuple[AXNode, ...] = ()
     axtree_txt = ""
+    ax_object = dom_snapshot = extra = None
     if axtree:
         ax_nodes = results[1].get("nodes", [])
         root_id = ax_nodes[0].get("backendDOMNodeId") if ax_nodes else None
@@ -564,6 +728,11 @@ async def observe(
             )
         nodes, axtree_txt = build_axtree(ax_nodes, bids)
         clock = _lap(timings, "axtree", clock)
+        if objects:
+            marks = {box[0] for box in page_data["boxes"]}
+            extra = extra_element_properties(snapshot, page_data["visibility"] or {}, marks)
+            ax_object, dom_snapshot = axtree_object(ax_nodes, bids), dom_object(snapshot)
+            clock = _lap(timings, "objects", clock)
 
     png: bytes | None = results[-1] if screenshot or som else None
     image_array = som_array = None
@@ -584,6 +753,9 @@ async def observe(
         screenshot=image_array,
         som_screenshot=som_array,
         screenshot_png=png,
+        axtree_object=ax_object,
+        dom_object=dom_snapshot,
+        extra_element_properties=extra,
         timings_ms=timings,
     )
 
@@ -593,9 +765,12 @@ __all__ = [
     "AXNode",
     "ObservationError",
     "PageObservation",
+    "axtree_object",
     "build_axtree",
     "cdp_session",
+    "dom_object",
     "draw_marks",
+    "extra_element_properties",
     "mark_elements",
     "observe",
 ]

@@ -159,8 +159,8 @@ class PageActions:
     def hover(self, bid: str | int) -> Any:
         return self._run("hover", bid)
 
-    def fill(self, bid: str | int, value: str) -> Any:
-        return self._run("fill", bid, value)
+    def fill(self, bid: str | int, value: str, enable_autocomplete_menu: bool = False) -> Any:
+        return self._run("fill", bid, value, enable_autocomplete_menu=enable_autocomplete_menu)
 
     def clear(self, bid: str | int) -> Any:
         return self._run("clear", bid)
@@ -188,6 +188,9 @@ class PageActions:
 
     def upload_file(self, bid: str | int, file: str | Sequence[str]) -> Any:
         return self._run("upload_file", bid, file)
+
+    def scroll_at(self, x: float, y: float, dx: float, dy: float) -> Any:
+        return self._run("scroll_at", x, y, dx, dy)
 
     def goto(self, url: str) -> Any:
         return self._run("goto", url)
@@ -221,6 +224,21 @@ class PageActions:
 
     def mouse_up(self, x: float, y: float, button: Button = "left") -> Any:
         return self._run("mouse_up", x, y, button=button)
+
+    def mouse_drag_and_drop(self, from_x: float, from_y: float, to_x: float, to_y: float) -> Any:
+        return self._run("mouse_drag_and_drop", from_x, from_y, to_x, to_y)
+
+    def mouse_upload_file(self, x: float, y: float, file: str | Sequence[str]) -> Any:
+        return self._run("mouse_upload_file", x, y, file)
+
+    def keyboard_down(self, key: str) -> Any:
+        return self._run("keyboard_down", key)
+
+    def keyboard_up(self, key: str) -> Any:
+        return self._run("keyboard_up", key)
+
+    def keyboard_insert_text(self, text: str) -> Any:
+        return self._run("keyboard_insert_text", text)
 
     def keyboard_type(self, text: str) -> Any:
         return self._run("keyboard_type", text)

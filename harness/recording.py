@@ -29,7 +29,7 @@ from officegym.seed_data.diff import WorldDiff
 from officegym.tasks.verdict import Verdict
 
 from .codec import encode
-from .observation import Observation
+from .observation import Observation, active_index
 
 EPISODE_FILE = "episode.json"
 STEPS_FILE = "steps.jsonl"
@@ -122,8 +122,8 @@ class Recorder:
                 "action": action,
                 "error": error or None,
                 "url": obs["url"],
-                "title": titles[int(obs["active_page_index"])] if titles else "",
-                "obs": encode(obs, images=False),
+                "title": titles[active_index(obs) or 0] if titles else "",
+                "obs": encode(obs, images=False, objects=False),
                 "reward": reward,
                 "terminated": terminated,
                 "truncated": truncated,

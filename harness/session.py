@@ -2,7 +2,9 @@
 
 `BrowserSession.open()` makes a fresh context that sends the world header on every request,
 freezes the page clock at the world clock, signs in as the task's user and opens the start
-page. `execute(action)` runs one parsed action with its spec's handler; problems an agent can fix (unknown bid, hidden
+page. The clock uses Playwright's `clock.set_fixed_time` where it exists (1.45+) and an init
+script with the same effect on older versions (BrowserGym pins 1.44). `execute(action)` runs
+one parsed action with its spec's handler; problems an agent can fix (unknown bid, hidden
 or disabled element, timeout, a URL outside the suite) come back as `ActionFailed` with a
 message to act on. After every action `settle()` waits until the page is quiet: no request in
 flight, the document loaded and pending tasks run — bounded by a timeout, never a fixed sleep.
@@ -74,6 +76,29 @@ _QUIET_JS = """() => new Promise(done => {
     ? setTimeout(check, 5)
     : setTimeout(() => done(document.readyState), 0);
   check();
+})"""
+# Playwright's `clock.set_fixed_time` for versions without it: `Date.now()`, `new Date()` and
+# `Date()` read the fixed time, timers keep running. The time lives in its own slot, so a later
+# freeze replaces an earlier one.
+_FROZEN_CLOCK_JS = """(fixed => {
+  window[Symbol.for("officegym.now")] = fixed;
+  const key = Symbol.for("officegym.frozen");
+  if (Date[key]) return;
+  const NativeDate = Date;
+  const now = () => window[Symbol.for("officegym.now")];
+  function FrozenDate(...args) {
+    if (!new.target) return new NativeDate(now()).toString();
+    return Reflect.construct(NativeDate, args.length ? args : [now()], new.target);
+  }
+  FrozenDate.prototype = NativeDate.prototype;
+  NativeDate.prototype.constructor = FrozenDate;
+  FrozenDate.now = now;
+  FrozenDate.parse = NativeDate.parse;
+  FrozenDate.UTC = NativeDate.UTC;
+  Object.defineProperty(FrozenDate, key, { value: true });
+  Object.defineProperty(FrozenDate, "name", { value: "Date" });
+  FrozenDate.toString = () => NativeDate.toString();
+  window.Date = FrozenDate;
 })"""
 
 
@@ -165,8 +190,7 @@ class BrowserSession:
 
     async def start(self, *, origin: str, world_now: datetime, user: str, start_url: str) -> None:
         """Freeze the page clock at `world_now`, sign in as `user` and open `start_url`."""
-        frozen = world_now if world_now.tzinfo else world_now.replace(tzinfo=UTC)
-        await self.context.clock.set_fixed_time(frozen)
+        await freeze_clock(self.context, world_now)
         await self._sign_in(origin, user)
         self.visited.clear()
         await self.page.goto(start_url, wait_until="load")
@@ -177,17 +201,11 @@ class BrowserSession:
         # a loaded server may take longer to answer the sign-in.
         wait = SIGN_IN_TIMEOUT_MS
         form = await self.context.request.get(f"{origin}/login", timeout=wait)
-        match = _CSRF.search(await form.text())
-        if match is None:
-            raise LoginFailed(f"no sign-in form at {origin}/login (HTTP {form.status})")
+        fields = sign_in_fields(origin, user, await form.text(), form.status)
         reply = await self.context.request.post(
-            f"{origin}/login",
-            form={"email": user, "password": DEMO_PASSWORD, "csrf_token": match.group(1)},
-            max_redirects=0,
-            timeout=wait,
+            f"{origin}/login", form=fields, max_redirects=0, timeout=wait
         )
-        if reply.status != 302:
-            raise LoginFailed(f"cannot sign in as {user!r}: HTTP {reply.status} from /login")
+        check_signed_in(user, reply.status)
 
     def _adopt(self, page: Page) -> None:
         """A new tab (ours or opened by the page) becomes the active one, as in a browser."""
@@ -304,6 +322,86 @@ class BrowserSession:
             await self.context.close()
 
 
+def sign_in_fields(origin: str, user: str, login_html: str, status: int) -> dict[str, str]:
+    """The sign-in form for `user`, with the CSRF token of the `/login` page `login_html`."""
+    match = _CSRF.search(login_html)
+    if match is None:
+        raise LoginFailed(f"no sign-in form at {origin}/login (HTTP {status})")
+    return {"email": user, "password": DEMO_PASSWORD, "csrf_token": match.group(1)}
+
+
+def check_signed_in(user: str, status: int) -> None:
+    """Raise LoginFailed unless the sign-in POST answered with its redirect."""
+    if status != 302:
+        raise LoginFailed(f"cannot sign in as {user!r}: HTTP {status} from /login")
+
+
+def bind_context_sync(
+    context: Any,
+    *,
+    origin: str,
+    world_id: str,
+    world_now: datetime,
+    user: str,
+    sandbox: Sandbox,
+    native: bool | None = None,
+) -> None:
+    """Do to a sync-API context what `prepare` and `start` do to ours, short of opening a page:
+    the world header, the sandbox, the frozen clock, and the session of `user`.
+
+    For contexts made by others (BrowserGym's). `native` picks Playwright's clock and
+    `route_web_socket` (True) or their init scripts (False); by default whichever exists.
+    """
+    context.set_extra_http_headers({WORLD_HEADER: world_id})
+    sandbox.install_sync(context, native_sockets=native)
+    frozen = world_now if world_now.tzinfo else world_now.replace(tzinfo=UTC)
+    if native is None:
+        native = has_clock(context)
+    if native:
+        context.clock.set_fixed_time(frozen)
+    else:
+        script = frozen_clock_script(frozen)
+        context.add_init_script(script)
+        for page in context.pages:
+            page.evaluate(script)
+    wait = SIGN_IN_TIMEOUT_MS
+    form = context.request.get(f"{origin}/login", timeout=wait)
+    fields = sign_in_fields(origin, user, form.text(), form.status)
+    reply = context.request.post(f"{origin}/login", form=fields, max_redirects=0, timeout=wait)
+    check_signed_in(user, reply.status)
+
+
+async def freeze_clock(
+    context: BrowserContext, world_now: datetime, *, native: bool | None = None
+) -> None:
+    """Fix `Date` in every page of `context` at `world_now` (naive means UTC), timers running.
+
+    `native` picks Playwright's clock (True) or the init script (False); by default the clock
+    when this Playwright has it.
+    """
+    frozen = world_now if world_now.tzinfo else world_now.replace(tzinfo=UTC)
+    if native is None:
+        native = has_clock(context)
+    if native:
+        await context.clock.set_fixed_time(frozen)
+        return
+    script = frozen_clock_script(frozen)
+    await context.add_init_script(script)
+    for page in context.pages:
+        with contextlib.suppress(PlaywrightError):  # closed or navigating: the init script runs
+            await page.evaluate(script)
+
+
+def has_clock(context: Any) -> bool:
+    """Whether this Playwright has `context.clock` (1.45+)."""
+    return hasattr(context, "clock")
+
+
+def frozen_clock_script(world_now: datetime) -> str:
+    """The init script that fixes `Date` at `world_now` (aware) in a page."""
+    return f"{_FROZEN_CLOCK_JS}({int(world_now.timestamp() * 1000)})"
+
+
 def _css_string(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ") + '"'
 
@@ -316,4 +414,16 @@ def _first_line(error: BaseException) -> str:
     return " ".join(lines[:3])[:400] or error.__class__.__name__
 
 
-__all__ = ["ActionFailed", "BrowserSession", "LoginFailed", "SessionOptions", "VIEWPORT"]
+__all__ = [
+    "ActionFailed",
+    "BrowserSession",
+    "LoginFailed",
+    "SessionOptions",
+    "VIEWPORT",
+    "bind_context_sync",
+    "check_signed_in",
+    "freeze_clock",
+    "frozen_clock_script",
+    "has_clock",
+    "sign_in_fields",
+]

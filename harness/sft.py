@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from .actionspec import INSTRUCTIONS, SPECS
 from .codec import decode
-from .observation import Observation
+from .observation import Observation, active_index
 from .recording import Episode, find_episodes, load_episode
 
 PageText = Literal["axtree", "dom", "both"]
@@ -150,7 +150,7 @@ def _user_message(
     urls = obs.get("open_pages_urls") or []
     if urls:
         titles = obs.get("open_pages_titles") or [""] * len(urls)
-        active = int(obs["active_page_index"]) if "active_page_index" in obs else None
+        active = active_index(obs)
         tabs = [
             f"{i}. {title} ({url})" + (" [active]" if i == active else "")
             for i, (url, title) in enumerate(zip(urls, titles, strict=False))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ import soak  # noqa: E402
 
 def point(**overrides: int) -> dict[str, int]:
     base = {key: 10 for key, _, _ in soak.SERIES}
-    base.update(other_procs=0, zombies=0, py_objects=1000, episodes=100, elapsed_s=10)
+    base.update(other_procs=0, zombies=0, py_objects=1000, episodes=100, elapsed_s=10, world_dbs=4)
     return {**base, **overrides}
 
 
@@ -109,3 +110,23 @@ def test_a_run_that_raised_out_of_the_pool_misses_its_goal():
     missed = [d for _, met, d in soak.goals({**figures, "failure": failure}) if not met]
     assert missed == [failure]
     assert all(met for _, met, _ in soak.goals({**figures, "failure": ""}))
+
+
+def test_world_bytes_are_judged_against_sqlites_bound_not_their_growth():
+    start = point(fds=6, threads=3, chromium_procs=0, world_files=0, temp_entries=0)
+    curve = [point(world_bytes=100), point(episodes=200, world_bytes=190)]
+    figures = {"start": start, "closed": {**start}, "checkpoints": curve, "world_bound": 50}
+    assert all(met for _, met, _ in soak.goals(figures))  # 190 % growth, 4 worlds x 50 bytes
+    over = {**figures, "world_bound": 40}
+    missed = [goal for goal, met, _ in soak.goals(over) if not met]
+    assert missed == ["world files within SQLite's bound (golden + auto-checkpointed log each)"]
+
+
+def test_the_bound_of_a_world_is_its_golden_plus_a_full_write_ahead_log_with_slack(tmp_path):
+    golden = tmp_path / "golden.sqlite"
+    with sqlite3.connect(golden) as conn:
+        conn.execute("CREATE TABLE t (x)")
+    conn.close()
+    log = soak.WAL_HEADER + 1250 * (4096 + soak.WAL_FRAME_HEADER)
+    database = int(golden.stat().st_size * 1.05)
+    assert soak.wal_bound(golden) == database + log + soak.SHM_BYTES

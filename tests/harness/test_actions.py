@@ -157,9 +157,11 @@ _ARGS: dict[str, st.SearchStrategy[Any]] = {
     "wait_ms": st.one_of(st.integers(0, 10_000), st.floats(0, 10_000)),
     "button": st.sampled_from(BUTTONS),
     "modifiers": st.lists(st.sampled_from(MODIFIERS), max_size=3),
+    "enable_autocomplete_menu": st.booleans(),
 }
 _ARGS["from_bid"] = _ARGS["to_bid"] = _ARGS["bid"]
-_ARGS["delta_y"] = _ARGS["x"] = _ARGS["y"] = _ARGS["delta_x"]
+for _coordinate in ("delta_y", "x", "y", "dx", "dy", "from_x", "from_y", "to_x", "to_y"):
+    _ARGS[_coordinate] = _ARGS["delta_x"]
 
 
 def _parameters(name: str) -> list[str]:
@@ -409,3 +411,81 @@ def test_pathological_nesting_is_rejected() -> None:
     assert (
         rejection("noop(" + "-" * 15_000 + "1)") == "the action text is nested too deeply to read"
     )
+
+
+# --- the actions BrowserGym has beyond the first set: fill's third argument and more ---
+
+
+def test_fill_opens_autocomplete_menus_only_when_asked() -> None:
+    assert parse_one('fill("7", "Montre")').arg("enable_autocomplete_menu") is False
+    positional = parse_one('fill("7", "Montre", True)')
+    assert positional == parse_one('fill("7", "Montre", enable_autocomplete_menu=True)')
+    assert positional.arg("enable_autocomplete_menu") is True
+    assert str(positional) == 'fill("7", "Montre", enable_autocomplete_menu=True)'
+    assert str(parse_one('fill("7", "x", False)')) == 'fill("7", "x")'
+
+
+@pytest.mark.parametrize("flag", ['"yes"', "1", "None", "[True]"])
+def test_fill_autocomplete_flag_must_be_true_or_false(flag: str) -> None:
+    message = rejection(f'fill("7", "x", {flag})')
+    assert message.startswith("fill(): argument 'enable_autocomplete_menu' must be True or False")
+
+
+@pytest.mark.parametrize(
+    ("positional", "keywords"),
+    [
+        ("scroll_at(50, 100, -50, -100.5)", "scroll_at(dy=-100.5, dx=-50, y=100, x=50)"),
+        (
+            "mouse_drag_and_drop(10.7, 325, 235.6, 24.54)",
+            "mouse_drag_and_drop(from_x=10.7, from_y=325, to_x=235.6, to_y=24.54)",
+        ),
+        ('mouse_upload_file(132.1, 547, "a.pdf")', 'mouse_upload_file(132.1, 547, file="a.pdf")'),
+        ('keyboard_insert_text("Hi!")', 'keyboard_insert_text(text="Hi!")'),
+        ('keyboard_down("Shift")', 'keyboard_down(key="Shift")'),
+        ('keyboard_up("Shift")', 'keyboard_up(key="Shift")'),
+    ],
+)
+def test_new_actions_bind_positional_and_keyword_arguments_alike(
+    positional: str, keywords: str
+) -> None:
+    action = parse_one(positional)
+    assert action == parse_one(keywords)
+    assert str(action) == positional.replace("'", '"')
+
+
+def test_scroll_at_binds_a_point_and_a_scroll_amount() -> None:
+    assert parse_one("scroll_at(50, 100, 0, 200)").kwargs == {"x": 50, "y": 100, "dx": 0, "dy": 200}
+
+
+def test_mouse_upload_file_takes_one_path_a_list_or_none() -> None:
+    assert parse_one('mouse_upload_file(1, 2, ["a.txt", "b.txt"])').arg("file") == (
+        "a.txt",
+        "b.txt",
+    )
+    assert parse_one("mouse_upload_file(1, 2, [])").arg("file") == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('scroll_at(1, 2, "down", 0)', "scroll_at(): argument 'dx' must be a number, got str"),
+        ("scroll_at(1, 2, 3)", "scroll_at() missing required argument 'dy'. Usage: "),
+        (
+            "mouse_drag_and_drop(1, 2, 3)",
+            "mouse_drag_and_drop() missing required argument 'to_y'. Usage: "
+            "mouse_drag_and_drop(from_x, from_y, to_x, to_y)",
+        ),
+        ("mouse_drag_and_drop(1, True, 3, 4)", "argument 'from_y' must be a number, got bool"),
+        ("mouse_upload_file(1, 2, 3)", "argument 'file' must be a string or a list of strings"),
+        ("mouse_upload_file(1, 2)", "mouse_upload_file() missing required argument 'file'"),
+        ('keyboard_insert_text(["a"])', "argument 'text' must be a string, got list"),
+        ("keyboard_down()", "keyboard_down() missing required argument 'key'"),
+        (
+            'keyboard_up(key="a", code="b")',
+            "keyboard_up() got an unexpected keyword argument 'code'",
+        ),
+        ("scroll_at(1, 2, 3, 4, 5)", "scroll_at() takes at most 4 positional arguments but 5"),
+    ],
+)
+def test_bad_arguments_to_the_new_actions_say_what_is_wrong(text: str, message: str) -> None:
+    assert message in rejection(text)

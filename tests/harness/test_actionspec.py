@@ -18,10 +18,12 @@ from officegym.harness.actionspec import (
     ACTION_NAMES,
     INSTRUCTIONS,
     SPECS,
+    ActionFailed,
     ActionSpec,
     ending_actions,
 )
-from officegym.harness.session import BrowserSession
+from officegym.harness.sandbox import Sandbox
+from officegym.harness.session import BrowserSession, SessionOptions
 
 
 def run_alone(coroutine):
@@ -55,6 +57,7 @@ def test_action_names_are_browsergyms_high_level_set() -> None:
         "press",
         "focus",
         "scroll",
+        "scroll_at",
         "drag_and_drop",
         "upload_file",
         "goto",
@@ -68,8 +71,13 @@ def test_action_names_are_browsergyms_high_level_set() -> None:
         "mouse_dblclick",
         "mouse_down",
         "mouse_up",
+        "mouse_drag_and_drop",
+        "mouse_upload_file",
         "keyboard_type",
+        "keyboard_insert_text",
         "keyboard_press",
+        "keyboard_down",
+        "keyboard_up",
         "send_msg_to_user",
         "report_infeasible",
         "noop",
@@ -128,6 +136,7 @@ def test_each_signature_is_the_typed_one_without_types(name: str) -> None:
 # --- self-describing specs (what an env or MCP server publishes) ---
 
 _JSON_TYPES = {
+    "boolean": bool,
     "string": str,
     "integer": int,
     "number": (int, float),
@@ -144,7 +153,7 @@ def _conforms(value: Any, schema: dict[str, Any]) -> bool:
     types = schema.get("type")
     if types is not None:
         names = types if isinstance(types, list) else [types]
-        if isinstance(value, bool) or not any(
+        if isinstance(value, bool) != ("boolean" in names) or not any(
             isinstance(value, _JSON_TYPES[name]) for name in names
         ):
             return False
@@ -206,6 +215,12 @@ class FakeBrowser:
         return self
         yield  # an awaitable that resolves to itself at once
 
+    async def __aenter__(self) -> FakeBrowser:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
 
 class FakeSession(FakeBrowser):
     pages = ["tab 0", "tab 1"]
@@ -232,6 +247,25 @@ def test_dispatch_runs_element_actions_on_the_element_with_the_bid() -> None:
     assert dispatch("mouse_click(1, 2)") == ["page.mouse.click"]
     assert dispatch("noop()") == ["settle"]
     assert dispatch("tab_focus(1)") == ["activate"]
+
+
+def test_dispatch_of_browsergyms_pointer_and_keyboard_actions() -> None:
+    assert dispatch("scroll_at(1, 2, 0, 300)") == ["page.mouse.move", "page.mouse.wheel"]
+    assert dispatch("mouse_drag_and_drop(1, 2, 3, 4)") == [
+        "page.mouse.move",
+        "page.mouse.down",
+        "page.mouse.move",
+        "page.mouse.up",
+    ]
+    assert dispatch('keyboard_insert_text("x")') == ["page.keyboard.insert_text"]
+    assert dispatch('keyboard_down("Shift")') == ["page.keyboard.down"]
+    assert dispatch('keyboard_up("Shift")') == ["page.keyboard.up"]
+    assert dispatch('fill("7", "Mon", True)') == [
+        "element",
+        "element.clear",
+        "element.fill",
+        "element.press_sequentially",
+    ]
 
 
 # --- ending actions come only from the specs ---
@@ -275,3 +309,165 @@ def test_the_sft_prompt_lists_every_spec() -> None:
 
 def test_a_spec_is_an_action_spec() -> None:
     assert all(isinstance(spec, ActionSpec) for spec in SPECS.values())
+
+
+# --- BrowserGym's further handlers on a real page (a local document, no server) ---
+
+_PAGE = """<!doctype html>
+<style>body { margin: 0 } #box { height: 80px; width: 200px; overflow: auto }</style>
+<input bid="1" id="city">
+<div bid="2" id="box"><div style="height: 1000px">long</div></div>
+<div bid="3" id="from" style="height: 40px; width: 80px">from</div>
+<div bid="4" id="to" style="height: 40px; width: 80px">to</div>
+<button bid="5" id="pick" type="button">Attach</button>
+<input bid="6" id="files" type="file" style="display: none">
+<input bid="7" id="direct" type="file" multiple>
+<script>
+  window.events = [];
+  for (const type of ["keydown", "keyup", "input", "mousedown", "mouseup"]) {
+    document.addEventListener(type, e => {
+      window.events.push([type, e.key || (e.target.id || null)]);
+    }, true);
+  }
+  document.querySelector("#pick").onclick = () => document.querySelector("#files").click();
+</script>"""
+
+
+@pytest.fixture(scope="module")
+def real_page(loop, tmp_path_factory):
+    """A session on a local document with bids written in, and `notes.txt` to upload."""
+    folder = tmp_path_factory.mktemp("uploads")
+    (folder / "notes.txt").write_text("hello", encoding="utf-8")
+    origin = "http://127.0.0.1:9"
+    session = loop.run(
+        BrowserSession.prepare(
+            loop.browser,
+            origin=origin,
+            world_id="0",
+            sandbox=Sandbox(origin, folder),
+            options=SessionOptions(action_timeout_ms=1000),
+        )
+    )
+    yield loop, session
+    loop.run(session.close())
+
+
+def on_page(real_page, *texts: str) -> Any:
+    """Load the test document, run each action, and return the page's recorded events."""
+    loop, session = real_page
+
+    async def go():
+        await session.page.set_content(_PAGE)
+        for text in texts:
+            await session.execute(parse_one(text))
+        return await session.page.evaluate("() => window.events")
+
+    return loop.run(go())
+
+
+def page_value(real_page, script: str) -> Any:
+    loop, session = real_page
+    return loop.run(session.page.evaluate(script))
+
+
+def centre(real_page, selector: str) -> tuple[float, float]:
+    box = page_value(
+        real_page,
+        f"() => {{ const r = document.querySelector({json.dumps(selector)})"
+        ".getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }",
+    )
+    return box[0], box[1]
+
+
+@pytest.mark.browser
+def test_fill_with_the_autocomplete_flag_types_only_the_last_character(real_page) -> None:
+    events = on_page(real_page, 'fill("1", "Montre", True)')
+    assert page_value(real_page, "() => city.value") == "Montre"
+    # Clearing may press Delete; of the text, only the last character comes as a key press.
+    assert [key for kind, key in events if kind == "keydown" and len(key) == 1] == ["e"]
+    plain = on_page(real_page, 'fill("1", "Montre")')
+    assert page_value(real_page, "() => city.value") == "Montre"
+    assert [key for kind, key in plain if kind == "keydown" and len(key) == 1] == []
+
+
+@pytest.mark.browser
+def test_keyboard_insert_text_inserts_without_key_events(real_page) -> None:
+    events = on_page(real_page, 'focus("1")', 'keyboard_insert_text("Lyon")')
+    assert page_value(real_page, "() => city.value") == "Lyon"
+    assert [kind for kind, _ in events] == ["input"]
+
+
+@pytest.mark.browser
+def test_keyboard_down_holds_a_key_until_keyboard_up(real_page) -> None:
+    events = on_page(
+        real_page,
+        'focus("1")',
+        'keyboard_down("Shift")',
+        'keyboard_type("a")',
+        'keyboard_up("Shift")',
+    )
+    keys = [(kind, key) for kind, key in events if kind in ("keydown", "keyup")]
+    assert keys[0] == ("keydown", "Shift") and keys[-1] == ("keyup", "Shift")
+    assert ("keyup", "Shift") not in keys[:-1]
+
+
+@pytest.mark.browser
+def test_scroll_at_scrolls_the_element_under_the_point(real_page) -> None:
+    on_page(real_page)
+    x, y = centre(real_page, "#box")
+    loop, session = real_page
+    loop.run(session.execute(parse_one(f"scroll_at({x}, {y}, 0, 200)")))
+    loop.run(session.page.wait_for_function("() => box.scrollTop > 0"))
+    assert page_value(real_page, "() => window.scrollY") == 0
+
+
+@pytest.mark.browser
+def test_mouse_drag_and_drop_presses_at_one_point_and_releases_at_the_other(real_page) -> None:
+    on_page(real_page)
+    (fx, fy), (tx, ty) = centre(real_page, "#from"), centre(real_page, "#to")
+    loop, session = real_page
+    loop.run(session.execute(parse_one(f"mouse_drag_and_drop({fx}, {fy}, {tx}, {ty})")))
+    events = page_value(real_page, "() => window.events")
+    assert [e for e in events if e[0] in ("mousedown", "mouseup")] == [
+        ["mousedown", "from"],
+        ["mouseup", "to"],
+    ]
+
+
+@pytest.mark.browser
+def test_upload_file_on_a_file_input_sets_its_files_and_an_empty_list_clears_them(
+    real_page,
+) -> None:
+    on_page(real_page, 'upload_file("7", ["notes.txt", "notes.txt"])')
+    names = "() => [...direct.files].map(f => f.name)"
+    assert page_value(real_page, names) == ["notes.txt", "notes.txt"]
+    loop, session = real_page
+    loop.run(session.execute(parse_one('upload_file("7", [])')))
+    assert page_value(real_page, names) == []
+
+
+@pytest.mark.browser
+def test_upload_file_on_a_button_fills_the_chooser_it_opens(real_page) -> None:
+    on_page(real_page, 'upload_file("5", "notes.txt")')
+    assert page_value(real_page, "() => [...files.files].map(f => f.name)") == ["notes.txt"]
+
+
+@pytest.mark.browser
+def test_mouse_upload_file_clicks_a_point_and_fills_the_chooser(real_page) -> None:
+    on_page(real_page)
+    x, y = centre(real_page, "#pick")
+    loop, session = real_page
+    loop.run(session.execute(parse_one(f'mouse_upload_file({x}, {y}, ["notes.txt"])')))
+    assert page_value(real_page, "() => [...files.files].map(f => f.name)") == ["notes.txt"]
+
+
+@pytest.mark.browser
+def test_mouse_upload_file_where_no_chooser_opens_is_an_action_error(real_page) -> None:
+    with pytest.raises(ActionFailed, match="no file chooser opened after clicking"):
+        on_page(real_page, 'mouse_upload_file(5, 790, "notes.txt")')
+
+
+@pytest.mark.browser
+def test_mouse_upload_file_reads_only_the_episode_folder(real_page) -> None:
+    with pytest.raises(ActionFailed, match="outside the episode folder"):
+        on_page(real_page, 'mouse_upload_file(5, 5, "/etc/passwd")')

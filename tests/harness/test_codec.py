@@ -16,7 +16,7 @@ from officegym.harness.codec import (
     png_bytes,
     png_data_uri,
 )
-from officegym.harness.observation import FIELDS
+from officegym.harness.observation import FIELDS, chat_messages
 from officegym.harness.spaces import ObservationOptions, observation_space
 
 SIZE = (24, 32)  # height, width
@@ -26,20 +26,35 @@ def screenshot(seed: int = 0) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 256, (*SIZE, 3), dtype=np.uint8)
 
 
+GOAL = "Post 'hello' in #sales."
+
+
 def full_observation() -> dict:
     return {
-        "goal": "Post 'hello' in #sales.",
+        "goal": GOAL,
+        "goal_object": ({"type": "text", "text": GOAL},),
+        "chat_messages": chat_messages(GOAL, opened=1.7e9, answer="done", ended=1.7e9 + 2.5),
         "instructions": "Finish with send_msg_to_user(text).",
         "url": "http://127.0.0.1:8000/chat/c/3",
         "open_pages_urls": ("http://127.0.0.1:8000/chat/c/3", "about:blank"),
         "open_pages_titles": ("#sales · Chat", ""),
-        "active_page_index": np.array(1, dtype=np.int64),
+        "active_page_index": np.array([1], dtype=np.int64),
         "focused_element_bid": "12",
         "last_action": 'fill("12", "héllo ✓")',
         "last_action_error": "",
-        "elapsed_time": np.array(1.25, dtype=np.float64),
+        "elapsed_time": np.array([1.25], dtype=np.float64),
         "axtree_txt": "[1] RootWebArea '#sales · Chat'",
         "dom_txt": '<main bid="1"></main>',
+        "axtree_object": {"nodes": [{"nodeId": "1", "browsergym_id": "1", "childIds": []}]},
+        "dom_object": {"documents": [], "strings": ["bid", "1"]},
+        "extra_element_properties": {
+            "1": {
+                "visibility": 1.0,
+                "bbox": [0.0, 0.0, 8.0, 8.0],
+                "clickable": False,
+                "set_of_marks": False,
+            },
+        },
         "screenshot": screenshot(0),
         "som_screenshot": screenshot(1),
     }
@@ -84,6 +99,43 @@ def test_tabs_and_numbers_become_json_lists_and_numbers() -> None:
     assert data["elapsed_time"] == 1.25
 
 
+def test_the_goal_and_the_chat_become_lists_of_json_objects() -> None:
+    data = encode(full_observation())
+    assert data["goal_object"] == [{"type": "text", "text": GOAL}]
+    assert [m["role"] for m in data["chat_messages"]] == ["assistant", "user", "assistant"]
+    assert data["chat_messages"][2] == {
+        "role": "assistant",
+        "timestamp": 1.7e9 + 2.5,
+        "message": "done",
+    }
+
+
+def test_page_objects_stay_json_and_can_be_left_out() -> None:
+    obs = full_observation()
+    assert encode(obs)["axtree_object"] is obs["axtree_object"]
+    data = encode(obs, objects=False)
+    assert not {"axtree_object", "dom_object", "extra_element_properties"} & set(data)
+    assert data["axtree_txt"] == obs["axtree_txt"]
+
+
+def test_numbers_of_older_recordings_decode_to_one_element_arrays() -> None:
+    back = decode({"active_page_index": 2, "elapsed_time": 0.5})
+    assert back["active_page_index"].shape == (1,) and back["active_page_index"].dtype == np.int64
+    assert back["elapsed_time"].shape == (1,) and float(back["elapsed_time"][0]) == 0.5
+
+
+def test_zero_dimensional_numbers_still_encode() -> None:
+    assert encode({"active_page_index": np.array(3), "elapsed_time": np.float64(1.5)}) == {
+        "active_page_index": 3,
+        "elapsed_time": 1.5,
+    }
+
+
+def test_a_number_key_with_several_values_is_refused() -> None:
+    with pytest.raises(CodecError, match="'active_page_index' must hold one number"):
+        encode({"active_page_index": np.array([0, 1])})
+
+
 def test_images_can_be_left_out() -> None:
     data = encode(full_observation(), images=False)
     assert "screenshot" not in data and "som_screenshot" not in data
@@ -91,14 +143,13 @@ def test_images_can_be_left_out() -> None:
 
 
 def test_a_partial_observation_decodes_to_the_keys_it_has() -> None:
-    assert decode({"url": "/crm", "active_page_index": 0}) == {
-        "url": "/crm",
-        "active_page_index": np.array(0),
-    }
+    back = decode({"url": "/crm", "active_page_index": 0})
+    assert list(back) == ["url", "active_page_index"]
+    assert back["url"] == "/crm" and np.array_equal(back["active_page_index"], [0])
 
 
 def test_a_decoded_observation_is_in_the_observation_space() -> None:
-    parts = ObservationOptions(axtree=True, dom=True, screenshot=True, som=True)
+    parts = ObservationOptions(axtree=True, dom=True, objects=True, screenshot=True, som=True)
     space = observation_space(parts, (SIZE[1], SIZE[0]))
     assert decode(encode(full_observation())) in space
 

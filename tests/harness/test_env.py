@@ -44,8 +44,8 @@ def test_reset_gives_browsergym_observation_at_the_start_page(env, task):
     assert obs["goal"] == task.goal
     assert obs["url"].endswith(task.start_url)
     assert obs["open_pages_urls"] == (obs["url"],)
-    assert int(obs["active_page_index"]) == 0
-    assert float(obs["elapsed_time"]) == 0.0
+    assert obs["active_page_index"].shape == (1,) and obs["active_page_index"][0] == 0
+    assert obs["elapsed_time"].shape == (1,) and obs["elapsed_time"][0] == 0.0
     assert obs["last_action"] == "" and obs["last_action_error"] == ""
     assert "textbox 'Message" in obs["axtree_txt"]
     assert "bid=" in obs["dom_txt"]

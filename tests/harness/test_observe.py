@@ -396,3 +396,109 @@ def test_observing_a_closed_page_raises_observation_error(loop, channel_page):
     loop.run(channel_page.close())
     with pytest.raises(ObservationError, match="closed"):
         see(loop, channel_page)
+
+
+# -- BrowserGym's page objects ----------------------------------------------------------------
+
+
+def attributes_of(dom_object: dict, bid: str) -> dict[str, str]:
+    """The attributes of the element with this bid in a DOM snapshot (`dom_object`)."""
+    strings = dom_object["strings"]
+    for document in dom_object["documents"]:
+        for attrs in document["nodes"]["attributes"]:
+            found = {strings[attrs[i]]: strings[attrs[i + 1]] for i in range(0, len(attrs), 2)}
+            if found.get("bid") == bid:
+                return found
+    raise AssertionError(f"no element with bid {bid} in the DOM snapshot")
+
+
+@pytest.mark.browser
+def test_page_objects_are_computed_only_when_asked(loop, channel_page):
+    observation = see(loop, channel_page)
+    assert observation.axtree_object is None
+    assert observation.dom_object is None
+    assert observation.extra_element_properties is None
+
+
+@pytest.mark.browser
+def test_the_axtree_object_carries_the_bids_of_the_axtree_text(loop, channel_page):
+    observation = see(loop, channel_page, objects=True)
+    nodes = observation.axtree_object["nodes"]
+    assert nodes[0]["role"]["value"] == "RootWebArea"
+    tagged = {node["browsergym_id"]: node for node in nodes if "browsergym_id" in node}
+    shown = {node.bid for node in observation.nodes if node.bid is not None}
+    assert shown <= set(tagged)
+    composer = tagged[bid_of(loop, channel_page, "#composer")]
+    assert composer["role"]["value"] == "textbox"
+
+
+@pytest.mark.browser
+def test_the_dom_object_is_a_snapshot_with_layout_and_current_values(loop, channel_page):
+    loop.run(channel_page.fill("#composer", "Typed just now"))
+    dom_object = see(loop, channel_page, objects=True).dom_object
+    assert set(dom_object) == {"documents", "strings"}
+    layout = dom_object["documents"][0]["layout"]
+    assert {"bounds", "clientRects", "paintOrders"} <= set(layout)
+    composer = attributes_of(dom_object, bid_of(loop, channel_page, "#composer"))
+    assert composer["value"] == "Typed just now"
+
+
+@pytest.mark.browser
+def test_the_dom_object_shows_whether_a_checkbox_is_checked(loop, signed_in_page, world):
+    page = signed_in_page(world, "/chat/new")
+    unchecked = see(loop, page, objects=True).dom_object
+    bid = bid_of(loop, page, "input[name=is_private]")
+    assert "checked" not in attributes_of(unchecked, bid)
+    loop.run(page.check("input[name=is_private]"))
+    assert "checked" in attributes_of(see(loop, page, objects=True).dom_object, bid)
+
+
+@pytest.mark.browser
+def test_extra_element_properties_cover_every_bid(loop, channel_page):
+    properties = see(loop, channel_page, objects=True).extra_element_properties
+    bids = loop.run(
+        channel_page.evaluate(
+            "[...document.querySelectorAll('[bid]')].map(e => e.getAttribute('bid'))"
+        )
+    )
+    assert set(properties) == set(bids)
+    assert all(
+        set(value) == {"visibility", "bbox", "clickable", "set_of_marks"}
+        for value in properties.values()
+    )
+
+
+@pytest.mark.browser
+def test_a_visible_button_is_in_view_clickable_marked_and_boxed(loop, channel_page):
+    properties = see(loop, channel_page, objects=True).extra_element_properties
+    send = properties[bid_of(loop, channel_page, "button[aria-label=Send]")]
+    rect = loop.run(
+        channel_page.locator("button[aria-label=Send]").evaluate(
+            "b => { const r = b.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }"
+        )
+    )
+    assert send["visibility"] == 1.0
+    assert send["clickable"] is True and send["set_of_marks"] is True
+    assert send["bbox"] == pytest.approx(rect, abs=1)
+
+
+@pytest.mark.browser
+def test_an_element_out_of_view_has_no_visibility(loop, channel_page):
+    loop.run(
+        channel_page.evaluate(
+            """() => { const p = document.createElement('p'); p.id = 'far'; p.textContent = 'x';
+            p.style = 'position:absolute; top:20000px'; document.body.append(p); }"""
+        )
+    )
+    properties = see(loop, channel_page, objects=True).extra_element_properties
+    far = properties[bid_of(loop, channel_page, "#far")]
+    assert far["visibility"] == 0.0 and far["set_of_marks"] is False
+    assert far["bbox"][1] > VIEWPORT["height"]
+
+
+@pytest.mark.browser
+def test_a_hidden_element_has_no_box(loop, channel_page):
+    loop.run(channel_page.locator("button[aria-label=Send]").evaluate("b => b.hidden = true"))
+    properties = see(loop, channel_page, objects=True).extra_element_properties
+    send = properties[bid_of(loop, channel_page, "button[aria-label=Send]")]
+    assert send["visibility"] == 0.0 and send["bbox"] is None and send["set_of_marks"] is False

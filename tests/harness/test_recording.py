@@ -16,10 +16,10 @@ def observation() -> dict:
         "url": "http://127.0.0.1:8000/chat/",
         "open_pages_urls": ("http://127.0.0.1:8000/chat/", "about:blank"),
         "open_pages_titles": ("Chat", ""),
-        "active_page_index": np.array(0, dtype=np.int64),
+        "active_page_index": np.array([0], dtype=np.int64),
         "last_action": 'click("3")',
         "last_action_error": "",
-        "elapsed_time": np.array(0.5, dtype=np.float64),
+        "elapsed_time": np.array([0.5], dtype=np.float64),
         "axtree_txt": "[1] RootWebArea 'Chat'",
         "dom_txt": '<main bid="1"></main>',
         "screenshot": np.zeros((2, 2, 3), dtype=np.uint8),
@@ -53,7 +53,7 @@ def test_a_step_line_holds_the_observation_without_images(tmp_path) -> None:
     expected = {k: v for k, v in observation().items() if k != "screenshot"}
     assert set(back) == set(expected)
     assert back["open_pages_urls"] == expected["open_pages_urls"]
-    assert int(back["active_page_index"]) == 0 and float(back["elapsed_time"]) == 0.5
+    assert back["active_page_index"].tolist() == [0] and back["elapsed_time"].tolist() == [0.5]
 
 
 def test_a_step_line_names_the_active_tab_and_the_error(tmp_path) -> None:

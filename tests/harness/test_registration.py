@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import textwrap
 
 import gymnasium
 import pytest
@@ -48,3 +49,36 @@ def test_the_package_hands_out_its_names_on_first_use() -> None:
         assert getattr(harness, name) is not None, name
     with pytest.raises(AttributeError):
         harness.NoSuchThing  # noqa: B018
+
+
+def test_making_an_env_starts_no_thread_and_no_process_until_reset() -> None:
+    code = textwrap.dedent(
+        """
+        import os, threading, gymnasium
+        import officegym.harness
+
+        def parent(pid):
+            try:
+                with open(f"/proc/{pid}/stat") as stat:
+                    return int(stat.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                return None
+
+        env = gymnasium.make("officegym/chat.post_update")
+        children = [p for p in os.listdir("/proc") if p.isdigit() and parent(p) == os.getpid()]
+        print(threading.active_count(), len(children))
+        env.close()
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["1", "0"]
+
+
+def test_observations_refuse_shared_memory_with_a_message_saying_what_to_pass() -> None:
+    from gymnasium.vector.utils import create_shared_memory
+
+    from officegym.harness.spaces import ObservationOptions, observation_space
+
+    space = observation_space(ObservationOptions(), (1280, 800))
+    with pytest.raises(TypeError, match=r"shared_memory': False"):
+        create_shared_memory(space, n=2)

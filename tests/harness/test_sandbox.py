@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import officegym
-from officegym.harness.sandbox import Sandbox, SandboxViolation
+from officegym.harness.sandbox import Sandbox, SandboxViolation, routes_web_sockets
 from tests.harness.envs import hello_task
 
 pytestmark = pytest.mark.browser
@@ -156,3 +156,43 @@ def test_downloads_are_saved_in_the_episode_folder(env, store):
     assert obs["last_action_error"] == ""
     assert info["downloads"] == [filename]
     assert (env._core.sandbox.folder / filename).is_file()
+
+
+# Playwright before 1.48 has no `route_web_socket`: the sandbox refuses sockets with an init script.
+SOCKET_PATHS = [
+    pytest.param(False, id="init-script"),
+    pytest.param(True, id="route-web-socket"),
+]
+OPEN_SOCKET = """url => new Promise(done => {
+    const ws = new WebSocket(url);
+    ws.onopen = () => done(['open', 0]);
+    ws.onclose = e => done(['closed', e.code]);
+})"""
+
+
+@pytest.mark.parametrize("native", SOCKET_PATHS)
+@pytest.mark.parametrize("path", ["/login", None], ids=["suite-page", "blank-page"])
+def test_web_sockets_off_the_origin_are_refused_with_or_without_route_web_socket(
+    loop, live_server, tmp_path, native, path
+):
+    sandbox = Sandbox(live_server.url, tmp_path)
+
+    async def probe() -> list:
+        context = await loop.browser.new_context()
+        if native and not routes_web_sockets(context):
+            await context.close()
+            pytest.skip("this Playwright has no route_web_socket")
+        try:
+            await sandbox.install(context, native_sockets=native)
+            page = await context.new_page()
+            if path is not None:
+                await page.goto(live_server.url + path)
+            return await page.evaluate(OPEN_SOCKET, "ws://example.com/socket")
+        finally:
+            await context.close()
+
+    outcome, code = loop.run(probe())
+    assert outcome == "closed"
+    assert sandbox.blocked_urls == ["ws://example.com/socket"]
+    if not native:
+        assert code == 1008

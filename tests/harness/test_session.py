@@ -2,15 +2,18 @@
 
 Element actions are checked by their effect on the page (values, checked state, focus) or,
 for pointer actions without a visible effect in the apps, by DOM events recorded in the page.
+The frozen page clock is checked with and without Playwright's own clock API.
 """
 
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import pytest
 
 import officegym
+from officegym.harness.session import freeze_clock, has_clock
 from tests.harness.envs import hello_task
 
 pytestmark = pytest.mark.browser
@@ -189,11 +192,11 @@ def test_history_and_tabs(env):
     obs = ok(env, "go_forward()")
     assert obs["url"].endswith("/chat/browse")
     obs = ok(env, "new_tab()")
-    assert len(obs["open_pages_urls"]) == 2 and int(obs["active_page_index"]) == 1
+    assert len(obs["open_pages_urls"]) == 2 and obs["active_page_index"][0] == 1
     obs = ok(env, 'goto("/chat/people")')
     assert obs["open_pages_urls"][1].endswith("/chat/people")
     obs = ok(env, "tab_focus(0)")
-    assert int(obs["active_page_index"]) == 0 and obs["url"].endswith("/chat/browse")
+    assert obs["active_page_index"][0] == 0 and obs["url"].endswith("/chat/browse")
     obs, *_ = env.step("tab_focus(5)")
     assert "no tab 5" in obs["last_action_error"]
     obs = ok(env, "tab_close()")
@@ -316,3 +319,53 @@ def test_an_element_that_never_becomes_clickable_times_out_with_a_message(new_ch
         "intercepts pointer events" in obs["last_action_error"]
         or "3000" in obs["last_action_error"]
     )
+
+
+# Playwright before 1.45 has no `context.clock`: the session freezes `Date` with an init script.
+CLOCK_PATHS = [
+    pytest.param(False, id="init-script"),
+    pytest.param(True, id="playwright-clock"),
+]
+WORLD_NOW = datetime(2024, 3, 14, 9, 26, 53, tzinfo=UTC)
+DATE_PROBE = """() => [
+    Date.now(), new Date().getTime(), new Date(2020, 0, 2).getFullYear(),
+    new Date() instanceof Date, Date().startsWith(new Date(Date.now()).toString().slice(0, 15)),
+]"""
+
+
+@pytest.mark.parametrize("native", CLOCK_PATHS)
+def test_the_page_clock_is_frozen_at_the_world_time_with_or_without_playwrights_clock(
+    loop, live_server, native
+):
+    async def probe() -> tuple[list, list]:
+        context = await loop.browser.new_context()
+        if native and not has_clock(context):
+            await context.close()
+            pytest.skip("this Playwright has no context.clock")
+        try:
+            blank = await context.new_page()
+            await freeze_clock(context, WORLD_NOW, native=native)
+            page = await context.new_page()
+            await page.goto(live_server.url + "/login")
+            return await blank.evaluate(DATE_PROBE), await page.evaluate(DATE_PROBE)
+        finally:
+            await context.close()
+
+    ms = WORLD_NOW.timestamp() * 1000
+    for seen in loop.run(probe()):
+        assert seen == [ms, ms, 2020, True, True]
+
+
+def test_a_later_freeze_replaces_an_earlier_one_in_the_init_script(loop, live_server):
+    async def probe() -> float:
+        context = await loop.browser.new_context()
+        try:
+            await freeze_clock(context, datetime(2020, 1, 1, tzinfo=UTC), native=False)
+            await freeze_clock(context, WORLD_NOW.replace(tzinfo=None), native=False)
+            page = await context.new_page()
+            await page.goto(live_server.url + "/login")
+            return await page.evaluate("Date.now()")
+        finally:
+            await context.close()
+
+    assert loop.run(probe()) == WORLD_NOW.timestamp() * 1000

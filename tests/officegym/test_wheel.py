@@ -130,13 +130,17 @@ def test_installed_officegym_comes_from_the_wheel_not_the_source_tree(installed,
     assert not package.is_relative_to(REPO)
 
 
-def test_wheel_installs_nothing_beside_the_officegym_package(installed):
+def test_wheel_installs_nothing_beside_the_officegym_package_and_the_verifiers_module(installed):
     stray = sorted(
         p.name
         for p in installed.site.iterdir()
-        if p.name not in ("officegym", DEPS_PTH) and not p.name.endswith(".dist-info")
+        if p.name not in ("officegym", "officegym_verifiers.py", "__pycache__", DEPS_PTH)
+        and not p.name.endswith(".dist-info")
     )
     assert stray == []
+    cache = installed.site / "__pycache__"
+    compiled = sorted(p.name for p in cache.iterdir()) if cache.is_dir() else []
+    assert all(name.startswith("officegym_verifiers.") for name in compiled), compiled
 
 
 def test_wheel_holds_every_package_of_the_source_folders(installed):

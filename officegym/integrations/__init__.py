@@ -1,0 +1,5 @@
+"""Adapters that expose officegym tasks to other agent frameworks.
+
+`officegym.integrations.browsergym` (extra `officegym[browsergym]`) registers every task
+template as the BrowserGym task `browsergym/officegym.<template-id>` when imported.
+"""
