@@ -42,8 +42,14 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-test: install lint integrations-venv
-	$(BIN)/python -m pytest -n auto
+# The integrations venv builds (mostly downloads and unpacking) while the main suite runs; its
+# log is shown when the build fails.
+test: install lint
+	@mkdir -p out
+	@$(MAKE) --no-print-directory integrations-venv > out/integrations-venv.log 2>&1 & build=$$!; \
+	$(BIN)/python -m pytest -n auto --durations=30; tests=$$?; \
+	wait $$build || { cat out/integrations-venv.log; exit 1; }; \
+	exit $$tests
 	cd $(IVENV) && OFFICEGYM_REQUIRE_BROWSERGYM=1 bin/python -P -m pytest -m browsergym \
 		--rootdir=.. --import-mode=importlib -p no:cacheprovider ../tests/officegym/integrations
 

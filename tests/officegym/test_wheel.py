@@ -86,7 +86,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Install:
         REPO,
         source,
         ignore=shutil.ignore_patterns(
-            ".git", ".venv", "build", "dist", "out", "*.egg-info", "__pycache__", ".*_cache"
+            ".git", ".venv*", "build", "dist", "out", "*.egg-info", "__pycache__", ".*_cache"
         ),
     )
     wheels = tmp / "wheels"
