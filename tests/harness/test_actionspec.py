@@ -345,7 +345,8 @@ def real_page(loop, tmp_path_factory):
             origin=origin,
             world_id="0",
             sandbox=Sandbox(origin, folder),
-            options=SessionOptions(action_timeout_ms=1000),
+            # Room for a file chooser to open on a loaded machine (the default is 3 s).
+            options=SessionOptions(action_timeout_ms=5000),
         )
     )
     yield loop, session
