@@ -9,6 +9,7 @@ episodes but the browser process and the WSGI server.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -17,6 +18,8 @@ from typing import Any
 from .agents import Agent
 from .env import AsyncEnv, EpisodeResult
 from .runtime import Runtime, RuntimeOptions, acquire_runtime, release_runtime
+
+_pool_ids = itertools.count(1)
 
 AgentSource = Agent | Callable[[int], Agent]
 
@@ -76,10 +79,10 @@ class EnvPool:
             raise ValueError(f"EnvPool needs n >= 1 environments, got {n!r}")
         self._shared = acquire_runtime(RuntimeOptions(home=home, server=server, headless=headless))
         runtime: Runtime = self._shared.runtime
+        number = next(_pool_ids)  # unique in this process; world ids carry the pid
         try:
             self.envs = [
-                AsyncEnv(task, runtime, name=f"pool{id(self) % 10_000}-{i}", **env_options)
-                for i in range(n)
+                AsyncEnv(task, runtime, name=f"pool{number}-{i}", **env_options) for i in range(n)
             ]
         except BaseException:
             release_runtime(self._shared)

@@ -214,6 +214,10 @@ class BrowserSession:
         page.on("close", lambda _: self._forget(page))
         # The apps open no JS dialogs; one from elsewhere would block the page, so dismiss it.
         page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.dismiss()))
+        # File choosers stay intercepted from the tab's birth. Subscribing only around an
+        # upload races the click: Playwright sends the subscription without waiting, and a
+        # chooser that opens first is lost (2 of 20 uploads on a fresh page here).
+        page.on("filechooser", _leave_to_the_action)
         self.pages.append(page)
         self.active = len(self.pages) - 1
 
@@ -400,6 +404,10 @@ def has_clock(context: Any) -> bool:
 def frozen_clock_script(world_now: datetime) -> str:
     """The init script that fixes `Date` at `world_now` (aware) in a page."""
     return f"{_FROZEN_CLOCK_JS}({int(world_now.timestamp() * 1000)})"
+
+
+def _leave_to_the_action(chooser: Any) -> None:
+    """A chooser nobody expects is dropped; an upload action waits for its own."""
 
 
 def _css_string(value: str) -> str:

@@ -23,7 +23,7 @@ from officegym.harness.actionspec import (
     ending_actions,
 )
 from officegym.harness.sandbox import Sandbox
-from officegym.harness.session import BrowserSession, SessionOptions
+from officegym.harness.session import BrowserSession
 
 
 def run_alone(coroutine):
@@ -345,8 +345,6 @@ def real_page(loop, tmp_path_factory):
             origin=origin,
             world_id="0",
             sandbox=Sandbox(origin, folder),
-            # Room for a file chooser to open on a loaded machine (the default is 3 s).
-            options=SessionOptions(action_timeout_ms=5000),
         )
     )
     yield loop, session
@@ -460,6 +458,31 @@ def test_mouse_upload_file_clicks_a_point_and_fills_the_chooser(real_page) -> No
     loop, session = real_page
     loop.run(session.execute(parse_one(f'mouse_upload_file({x}, {y}, ["notes.txt"])')))
     assert page_value(real_page, "() => [...files.files].map(f => f.name)") == ["notes.txt"]
+
+
+@pytest.mark.browser
+def test_every_upload_on_a_fresh_tab_gets_its_chooser(loop, tmp_path) -> None:
+    """A chooser that opened before Playwright's subscription arrived was lost (2 of 20)."""
+    (tmp_path / "notes.txt").write_text("hello", encoding="utf-8")
+    origin = "http://127.0.0.1:9"
+
+    async def go() -> list[list[str]]:
+        names = []
+        for _ in range(20):
+            session = await BrowserSession.prepare(
+                loop.browser, origin=origin, world_id="0", sandbox=Sandbox(origin, tmp_path)
+            )
+            try:
+                await session.page.set_content(_PAGE)
+                box = await session.page.locator("#pick").bounding_box()
+                x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+                await session.execute(parse_one(f'mouse_upload_file({x}, {y}, "notes.txt")'))
+                names.append(await session.page.evaluate("() => [...files.files].map(f => f.name)"))
+            finally:
+                await session.close()
+        return names
+
+    assert loop.run(go()) == [["notes.txt"]] * 20
 
 
 @pytest.mark.browser

@@ -103,3 +103,18 @@ def test_async_env_runs_on_the_callers_event_loop(store):
     thread.start()
     thread.join(120)
     assert outcome["terminated"] and outcome["reward"] == 1.0
+
+
+def test_pools_alive_at_once_never_share_a_world_id(store):
+    """Ids came from `id(pool) % 10000`: two pools could collide. Now a counter per process."""
+    email, channel_id, _ = first_member(store.golden(0, "tiny"))
+    task = Task(
+        goal="g", user=email, start_url=f"/chat/c/{channel_id}", verify=posted_marker, world=TINY
+    )
+    pools = [EnvPool(task, 2, home=store.home) for _ in range(3)]
+    try:
+        ids = [env.world_id for pool in pools for env in pool.envs]
+        assert len(set(ids)) == len(ids) == 6
+    finally:
+        for pool in pools:
+            pool.close()
