@@ -13,9 +13,11 @@ is given and what the page costs:
     same-named controls that share an accessible name with another control of the same role
                (links only when they lead to different places), or have no name: what an
                agent cannot tell apart from the text alone
-    load ms    the page opened again in the episode's tab until its load event, as the harness
-               does for `goto` (median of --runs loads; the page's own timers run on the
-               world's frozen clock, so the time is taken outside the page)
+    load ms    the page opened in the episode's tab until its load event, as the harness does
+               for `goto` (median of --runs loads; the page's own timers run on the world's
+               frozen clock, so the time is taken outside the page)
+
+The pages of one user are read in one signed-in episode, one after the other.
 
 Budgets at the default page size: p50 <= 3,000 tokens over all pages, no page over 8,000,
 and no same-named controls. `--check` exits 1 when a budget is broken, naming the pages.
@@ -85,41 +87,57 @@ def tokens_of(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)
 
 
-async def measure_page(runtime: Runtime, page: MainPage, seed: int, scale: str, runs: int):
+async def measure_user(
+    runtime: Runtime, pages: list[MainPage], seed: int, scale: str, runs: int
+) -> list[PageCost]:
+    """Every page of one user, in one signed-in episode: each is opened in the episode's tab
+    as `goto` opens it (timed, with its HTTP status), then observed as after a step."""
+    first = pages[0]
     task = Task(
-        goal=f"Look at the {page.app} {page.name} page.",
-        user=page.user,
-        start_url=page.path,
+        goal=f"Look at the {first.app} {first.name} page.",
+        user=first.user,
+        start_url=first.path,
         verify=_nothing,
         world=WorldSpec(seed, scale),
     )
-    env = AsyncEnv(task, runtime, observation={"axtree": True, "dom": False}, name="observe")
-    loads: list[float] = []
+    env = AsyncEnv(
+        task,
+        runtime,
+        observation={"axtree": True, "dom": False},
+        name="observe",
+        max_steps=len(pages) + 1,
+    )
+    costs = []
     try:
-        obs, _ = await env.reset()
-        page_ = env.session.page
-        nodes = await page_.evaluate(_NODES)
-        same_named = await _same_named(page_, env.nodes)
-        status = None
-        for _ in range(runs):
-            started = time.perf_counter()
-            response = await page_.goto(page_.url, wait_until="load")
-            loads.append((time.perf_counter() - started) * 1000)
-            status = response.status if response else None
+        await env.reset()
+        for page in pages:
+            tab = env.session.page
+            loads: list[float] = []
+            status = None
+            for _ in range(max(runs, 1)):
+                started = time.perf_counter()
+                response = await tab.goto(page.path, wait_until="load")
+                loads.append((time.perf_counter() - started) * 1000)
+                status = response.status if response else None
+            obs, *_ = await env.step("noop(0)")
+            tab = env.session.page
+            text = obs["axtree_txt"]
+            costs.append(
+                PageCost(
+                    app=page.app,
+                    page=page.name,
+                    path=page.path,
+                    chars=len(text),
+                    tokens=tokens_of(text),
+                    nodes=await tab.evaluate(_NODES),
+                    load_ms=round(statistics.median(loads), 1),
+                    status=status,
+                    same_named=await _same_named(tab, env.nodes),
+                )
+            )
     finally:
         await env.close()
-    text = obs["axtree_txt"]
-    return PageCost(
-        app=page.app,
-        page=page.name,
-        path=page.path,
-        chars=len(text),
-        tokens=tokens_of(text),
-        nodes=nodes,
-        load_ms=round(statistics.median(loads), 1),
-        status=status,
-        same_named=same_named,
-    )
+    return costs
 
 
 async def _same_named(page, nodes) -> tuple[str, ...]:
@@ -147,7 +165,16 @@ async def measure(seed: int, scale: str, apps: set[str], runs: int, home: Path |
         async with Runtime(options) as runtime:
             golden = await asyncio.to_thread(runtime.store.golden, seed, scale)
             pages = [p for p in main_pages(golden) if not apps or p.app in apps]
-            return [await measure_page(runtime, p, seed, scale, runs) for p in pages]
+            by_user: dict[str, list[MainPage]] = {}
+            for page in pages:
+                by_user.setdefault(page.user, []).append(page)
+            costs = {}
+            for group in by_user.values():
+                for page, cost in zip(
+                    group, await measure_user(runtime, group, seed, scale, runs), strict=True
+                ):
+                    costs[id(page)] = cost
+            return [costs[id(page)] for page in pages]
 
 
 def budget_problems(costs: list[PageCost]) -> list[str]:
