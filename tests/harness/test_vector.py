@@ -165,4 +165,5 @@ def test_sync_sub_envs_share_this_process_but_not_a_world(home):
         assert changes(home, info["world_id"][1]) == 0
     finally:
         envs.close()
-    assert worlds(home) == []
+    # Its own worlds only: the home is shared with the async tests' worker processes.
+    assert not set(info["world_id"]) & set(worlds(home))
