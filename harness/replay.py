@@ -18,6 +18,7 @@ from officegym.tasks.verdict import Verdict
 from .env import AsyncEnv
 from .recording import Episode, RecordingError, load_episode
 from .runtime import Runtime, RuntimeOptions, acquire_runtime, release_runtime
+from .session import SessionOptions
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,11 @@ async def replay_async(
     *,
     task: Task | None = None,
     record: Path | str | None = None,
+    session: SessionOptions | None = None,
 ) -> ReplayResult:
+    """Replay one recorded episode in a fresh world of `runtime`. `session` sets the
+    browser's timeouts; a replay on a busier machine than the recording's may need longer
+    ones, or an action that once succeeded times out (and counts as a divergence)."""
     episode = load_episode(directory)
     if episode.diff is None or episode.verdict is None:
         raise RecordingError(f"{episode.directory} did not finish; there is nothing to compare")
@@ -89,6 +94,7 @@ async def replay_async(
         record=record,
         record_screenshots=record is not None,
         name="replay",
+        session=session,
     )
     try:
         await env.reset(options={"instance_seed": episode.meta["task"].get("instance_seed")})
@@ -135,11 +141,14 @@ def replay(
     home: Path | str | None = None,
     server: str | None = None,
     record: Path | str | None = None,
+    session: SessionOptions | None = None,
 ) -> ReplayResult:
     """Replay one recorded episode in a fresh world (sync; shares the process's runtime)."""
     shared = acquire_runtime(RuntimeOptions(home=home, server=server))
     try:
-        return shared.run(replay_async(directory, shared.runtime, task=task, record=record))
+        return shared.run(
+            replay_async(directory, shared.runtime, task=task, record=record, session=session)
+        )
     finally:
         release_runtime(shared)
 

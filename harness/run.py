@@ -14,6 +14,7 @@ from rich.table import Table
 from .agents import agent_from_spec
 from .env import EpisodeResult
 from .pool import EnvPool
+from .session import SessionOptions
 
 
 @dataclass(frozen=True)
@@ -84,8 +85,10 @@ def run_task(
     home: Path | None = None,
     screenshots: bool = False,
     console: Console | None = None,
+    session: SessionOptions | None = None,
 ) -> tuple[list[EpisodeResult], Summary]:
-    """Play `episodes` episodes of `task_id` with the agent spec; print progress and a table."""
+    """Play `episodes` episodes of `task_id` with the agent spec; print progress and a table.
+    `session` sets the browser's viewport and timeouts (the harness's defaults otherwise)."""
     console = console or Console()
     agent_from_spec(agent)  # fail fast on a bad spec
     workers = max(1, min(workers, episodes))
@@ -97,6 +100,7 @@ def run_task(
         observation={"axtree": True, "dom": False, "screenshot": screenshots},
         record=record,
         record_screenshots=screenshots,
+        session=session,
     )
     try:
         progress = Progress(

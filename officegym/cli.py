@@ -26,6 +26,22 @@ _home_option = click.option(
     envvar="OFFICEGYM_HOME",
     help="Where golden and live worlds are kept (default: $OFFICEGYM_HOME or the user cache).",
 )
+_action_timeout_option = click.option(
+    "--action-timeout",
+    type=click.FloatRange(min=0.1, max=600),
+    default=3.0,
+    show_default=True,
+    help="Seconds an action may wait for its element (raise it on a loaded machine).",
+)
+
+
+def _session(action_timeout: float):
+    """The harness's browser options with this action timeout."""
+    from officegym.harness.session import SessionOptions
+
+    return SessionOptions(action_timeout_ms=action_timeout * 1000)
+
+
 _seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 _scale_option = click.option(
     "--scale", type=click.Choice(SCALES), default="small", show_default=True
@@ -219,8 +235,11 @@ def worlds_drop_golden(store: WorldStore, bases: tuple[str, ...], stale: bool) -
 )
 @click.option("--screenshots", is_flag=True, help="Record screenshots (slower).")
 @click.option("--server", help="URL of a running `officegym serve` sharing --world-home.")
+@_action_timeout_option
 @_home_option
-def run(task_id, agent, episodes, workers, seed, record, screenshots, server, world_home) -> None:
+def run(
+    task_id, agent, episodes, workers, seed, record, screenshots, server, action_timeout, world_home
+) -> None:
     """Play episodes of a task with a built-in agent and print a summary table."""
     from officegym.harness.run import run_task
     from officegym.tasks.registry import UnknownTask
@@ -237,6 +256,7 @@ def run(task_id, agent, episodes, workers, seed, record, screenshots, server, wo
             home=world_home,
             screenshots=screenshots,
             console=console,
+            session=_session(action_timeout),
         )
     except (UnknownTask, ValueError) as error:
         raise click.ClickException(str(error)) from None
@@ -278,8 +298,11 @@ def _episodes(folder: Path) -> list[Path]:
     help="Record the replayed episodes under this folder.",
 )
 @click.option("--server", help="URL of a running `officegym serve` sharing --world-home.")
+@_action_timeout_option
 @_home_option
-def replay(episode_dir: Path, record: Path | None, server: str | None, world_home) -> None:
+def replay(
+    episode_dir: Path, record: Path | None, server: str | None, action_timeout: float, world_home
+) -> None:
     """Re-run recorded episodes in fresh worlds; exit 1 unless every diff and verdict match.
 
     EPISODE_DIR is one episode or a folder of them (what `run --record` wrote)."""
@@ -290,7 +313,13 @@ def replay(episode_dir: Path, record: Path | None, server: str | None, world_hom
     failed = 0
     for episode in _episodes(episode_dir):
         try:
-            result = replay_episode(episode, home=world_home, server=server, record=record)
+            result = replay_episode(
+                episode,
+                home=world_home,
+                server=server,
+                record=record,
+                session=_session(action_timeout),
+            )
         except (RecordingError, TaskError) as error:
             raise click.ClickException(str(error)) from None
         verdict = result.replayed_verdict

@@ -11,6 +11,10 @@ from officegym.cli import main
 
 pytestmark = pytest.mark.browser
 
+# Recordings and replays in this module run beside a loaded test suite: a 3 s action timeout
+# that fires in one and not the other is a real divergence, so both get room to act.
+ROOMY = ["--action-timeout", "30"]
+
 
 @pytest.fixture(scope="module")
 def recorded(store, tmp_path_factory):
@@ -31,6 +35,7 @@ def recorded(store, tmp_path_factory):
             str(root),
             "--world-home",
             str(store.home),
+            *ROOMY,
         ],
     )
     assert result.exit_code == 0, result.output
@@ -73,7 +78,9 @@ def test_null_and_random_agents_score_zero(store):
 def test_replay_of_an_oracle_episode_matches(store, recorded):
     root, _ = recorded
     episode = sorted(root.iterdir())[0]
-    result = CliRunner().invoke(main, ["replay", str(episode), "--world-home", str(store.home)])
+    result = CliRunner().invoke(
+        main, ["replay", str(episode), "--world-home", str(store.home), *ROOMY]
+    )
     assert result.exit_code == 0, result.output
     assert "final diff: same; verdict: same" in result.output
 
@@ -115,7 +122,9 @@ def test_report_of_a_record_folder_lists_its_episodes_and_writes_each_report(rec
 def test_replay_of_a_record_folder_replays_every_episode(store, recorded, tmp_path):
     root, _ = recorded
     result = CliRunner().invoke(
-        main, ["replay", str(root), "--world-home", str(store.home)], terminal_width=200
+        main,
+        ["replay", str(root), "--world-home", str(store.home), *ROOMY],
+        terminal_width=200,
     )
     assert result.exit_code == 0, result.output
     assert result.output.count("final diff: same; verdict: same") == 2
@@ -128,3 +137,36 @@ def test_export_sft_of_a_folder_without_episodes_fails_with_a_message(tmp_path):
     assert result.exit_code == 1
     assert "no episode recordings under" in result.output
     assert not out.exists()
+
+
+def test_action_timeout_reaches_the_replayed_sessions_and_bad_values_are_refused(
+    recorded, monkeypatch
+):
+    import officegym.harness.replay as replay_module
+
+    root, _ = recorded
+    episode = sorted(root.iterdir())[0]
+    seen = []
+
+    def fake_replay(directory, **kwargs):
+        seen.append(kwargs["session"].action_timeout_ms)
+        raise replay_module.RecordingError("stop here")
+
+    monkeypatch.setattr(replay_module, "replay", fake_replay)
+    result = CliRunner().invoke(main, ["replay", str(episode), "--action-timeout", "12.5"])
+    assert result.exit_code == 1 and "stop here" in result.output
+    assert seen == [12500]
+
+    import officegym.harness.run as run_module
+
+    def fake_run_task(task_id, agent, **kwargs):
+        seen.append(kwargs["session"].action_timeout_ms)
+        raise ValueError("stop here too")
+
+    monkeypatch.setattr(run_module, "run_task", fake_run_task)
+    result = CliRunner().invoke(main, ["run", "--task", "chat.post_update"])
+    assert result.exit_code == 1 and "stop here too" in result.output
+    assert seen == [12500, 3000]
+    for command in (["replay", str(episode)], ["run", "--task", "chat.post_update"]):
+        result = CliRunner().invoke(main, [*command, "--action-timeout", "0"])
+        assert result.exit_code == 2 and "--action-timeout" in result.output
