@@ -9,9 +9,14 @@ import pytest
 import officegym
 from officegym.harness import load_episode, replay
 from officegym.harness.recording import STEPS_FILE
+from officegym.harness.session import SessionOptions
 from tests.harness.envs import HELLO, hello_task
 
 pytestmark = pytest.mark.browser
+
+# Beside a loaded suite a 3 s action timeout can fire in the recording and not in the replay
+# (a real divergence); both get room to act.
+ROOMY = SessionOptions(action_timeout_ms=30_000)
 
 
 @pytest.fixture(scope="module")
@@ -19,7 +24,7 @@ def recorded(store, tmp_path_factory):
     """One recorded episode: a failing action, the post, and the final message."""
     task = hello_task(store.golden(0, "tiny"))
     root = tmp_path_factory.mktemp("episodes")
-    env = officegym.make(task, home=store.home, record=root)
+    env = officegym.make(task, home=store.home, record=root, session=ROOMY)
     try:
         env.reset(seed=0)
         env.step('click("no-such-bid")')
@@ -47,7 +52,7 @@ def test_recording_holds_steps_screens_diff_and_verdict(recorded):
 
 def test_replay_reproduces_the_final_diff_and_verdict(store, recorded):
     task, folder = recorded
-    result = replay(folder, task=task, home=store.home)
+    result = replay(folder, task=task, home=store.home, session=ROOMY)
     assert result.reproduced, (result.divergence, str(result.replayed_verdict))
     assert result.first_divergence is None
 
@@ -64,7 +69,7 @@ def test_replay_reports_where_a_changed_recording_diverges(store, recorded, tmp_
     step["action"] = step["action"].replace(HELLO, "something else")
     lines[2] = json.dumps(step)
     (copy / STEPS_FILE).write_text("\n".join(lines) + "\n")
-    result = replay(copy, task=task, home=store.home)
+    result = replay(copy, task=task, home=store.home, session=ROOMY)
     assert not result.reproduced
     assert result.first_divergence == 3
     assert not result.replayed_verdict.success
