@@ -47,7 +47,7 @@ format: $(STAMP)
 test: install lint
 	@mkdir -p out
 	@$(MAKE) --no-print-directory integrations-venv > out/integrations-venv.log 2>&1 & build=$$!; \
-	$(BIN)/python -m pytest -n auto --durations=30; tests=$$?; \
+	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=30; tests=$$?; \
 	wait $$build || { cat out/integrations-venv.log; exit 1; }; \
 	exit $$tests
 	cd $(IVENV) && OFFICEGYM_REQUIRE_BROWSERGYM=1 bin/python -P -m pytest -m browsergym \

@@ -31,8 +31,20 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def make(*args: Any, **kwargs: Any):
-    """An officegym environment; same arguments as `officegym.harness.make`."""
-    from officegym.harness import make as harness_make
+MODES = ("browser", "mcp")
 
-    return harness_make(*args, **kwargs)
+
+def make(*args: Any, mode: str = "browser", **kwargs: Any):
+    """An officegym environment. `mode="browser"` (the default) is the Gymnasium env of
+    `officegym.harness.make`, same arguments; `mode="mcp"` plays the same task through the
+    apps' MCP tools instead of a browser and grades it with the same verifier
+    (`officegym.mcp.env.make`, needs the `mcp` extra)."""
+    if mode == "browser":
+        from officegym.harness import make as harness_make
+
+        return harness_make(*args, **kwargs)
+    if mode == "mcp":
+        from officegym.mcp.env import make as mcp_make
+
+        return mcp_make(*args, **kwargs)
+    raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")

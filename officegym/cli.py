@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import importlib
 import shutil
 import sqlite3
 import sys
@@ -66,7 +67,74 @@ def _row_counts(path: Path) -> dict[str, int]:
         conn.close()
 
 
-@click.group()
+class _LazyGroup(click.Group):
+    """A group whose serving commands are imported only when used: they need optional
+    extras (fastapi, the MCP SDK) that a plain install lacks, and the rest of the CLI must
+    neither pay for importing them nor fail without them."""
+
+    #: command name -> (module:attribute, the extra that provides it, its one-line help)
+    LAZY = {
+        "serve-env": (
+            "officegym.envserver.cli:serve_env",
+            "serve",
+            "Serve episodes over HTTP and WebSocket (the OpenEnv protocol).",
+        ),
+        "mcp": (
+            "officegym.mcp.cli:mcp_command",
+            "mcp",
+            "Serve an app's operations as MCP tools for one user of a world.",
+        ),
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list, without importing the lazy commands for their help lines."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            if name in self.LAZY:
+                rows.append((name, self.LAZY[name][2]))
+                continue
+            command = super().get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.LAZY:
+            return super().get_command(ctx, name)
+        target, extra, _ = self.LAZY[name]
+        module_name, attribute = target.split(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as error:
+            missing = error.name or str(error)
+            if missing.startswith("officegym"):
+                raise
+            return _missing_extra(name, extra, missing)
+        return getattr(module, attribute)
+
+
+def _missing_extra(name: str, extra: str, missing: str) -> click.Command:
+    """A stand-in command that says which extra to install."""
+
+    @click.command(name, context_settings={"ignore_unknown_options": True}, add_help_option=False)
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+    def command(args: tuple[str, ...]) -> None:
+        raise click.ClickException(
+            f"`officegym {name}` needs the {extra!r} extra ({missing} is not installed): "
+            f"pip install 'officegym[{extra}]'"
+        )
+
+    command.help = f"(needs `pip install 'officegym[{extra}]'`)"
+    return command
+
+
+@click.group(cls=_LazyGroup)
 @click.version_option(package_name="officegym")
 def main() -> None:
     """officegym: simulated enterprise apps over seeded SQLite worlds, for computer-use agents."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import sqlite3
 from pathlib import Path
@@ -13,14 +14,22 @@ from officegym.apps.web import WORLD_HEADER
 from officegym.harness.runtime import CHROMIUM, CHROMIUM_ARGS
 from officegym.seed_data.passwords import DEMO_PASSWORD
 from officegym.seed_data.store import WorldStore
+from tests.xdist_groups import pytest_collection_modifyitems  # noqa: F401  (a hook)
 
 _ids = itertools.count()
 
 
 @pytest.fixture(scope="session")
 def store(tmp_path_factory: pytest.TempPathFactory) -> WorldStore:
-    """A store whose tiny seed-0 and seed-1 goldens are built once per test process."""
-    store = WorldStore(tmp_path_factory.mktemp("officegym-home"))
+    """A store in a home of this test process whose golden worlds are shared by every
+    xdist worker of the run: each golden is built once per run, not once per worker (the
+    store's file lock makes the first builder's peers wait for it)."""
+    home = tmp_path_factory.mktemp("officegym-home")
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = tmp_path_factory.getbasetemp().parent / "officegym-golden"
+        shared.mkdir(exist_ok=True)
+        (home / "golden").symlink_to(shared, target_is_directory=True)
+    store = WorldStore(home)
     store.golden(0, "tiny")
     yield store
     store.close()
