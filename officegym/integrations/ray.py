@@ -60,7 +60,8 @@ large enough for Chromium (containers default to 64 MB: raise it with `--shm-siz
 "ray://HEAD_IP:10001": Ray Client), used only when Ray is not initialised yet. `num_cpus` is
 what Ray reserves per actor, which runs one Chromium, one server and `envs_per_actor`
 episodes at once; the custom resource caps the actors per node. Ray reports usage statistics
-to usage-stats.ray.io unless `RAY_USAGE_STATS_ENABLED=0` is set where `ray start` runs. `runtime_env` and `actor_options` (e.g. `{"memory": 4e9}`) go to every actor.
+to usage-stats.ray.io unless `RAY_USAGE_STATS_ENABLED=0` is set where `ray start` runs (a
+local cluster the pool starts itself sets it, unless the variable is already set). `runtime_env` and `actor_options` (e.g. `{"memory": 4e9}`) go to every actor.
 Actors are spread over the nodes (`scheduling_strategy="SPREAD"`). An actor that dies
 mid-run has its episodes played by the others; the run fails only when none is left.
 """
@@ -292,6 +293,9 @@ class RayEnvPool:
         self._dead: set[int] = set()
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
+            # No network at run time: a cluster this pool starts reports no usage statistics
+            # unless the user asked for them.
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
             ray.init(address=address)
         sizes = [envs_per_actor] * (num_envs // envs_per_actor)
         if num_envs % envs_per_actor:
